@@ -1,0 +1,236 @@
+"""Build the control-plane binaries from the Go module proxy into ~/.cache/helmless.
+
+Each component lands in ``~/.cache/helmless/<component>-<version>/`` with a ``.built`` stamp holding the
+recipe it was built from; a matching stamp makes the component a no-op, so a cached build never runs go.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VERSIONS_FILE = os.path.join(os.path.dirname(HERE), "versions.env")
+CACHE = os.environ.get("HELMLESS_CACHE", os.path.join(os.path.expanduser("~"), ".cache", "helmless"))
+GO = os.environ.get("HELMLESS_GO") or shutil.which("go") or "/usr/local/go/bin/go"
+# Bump when a recipe below changes so cached components rebuild.
+RECIPE = 1
+
+
+def load_versions():
+    versions = {}
+    with open(VERSIONS_FILE) as fh:
+        for line in fh:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                key, _, value = line.partition("=")
+                versions[key.strip()] = value.strip()
+    return versions
+
+
+def component_dirs(v=None):
+    """Where each component is (or will be) installed; the run side reads this too."""
+    v = v or load_versions()
+    return {
+        "etcd": os.path.join(CACHE, "etcd-" + v["ETCD_VERSION"]),
+        "kubernetes": os.path.join(CACHE, "kubernetes-" + v["K8S_VERSION"]),
+        "kwok": os.path.join(CACHE, "kwok-" + v["KWOK_VERSION"]),
+        "helm4": os.path.join(CACHE, "helm4-" + v["HELM4_VERSION"]),
+        "helm3": os.path.join(CACHE, "helm3-" + v["HELM3_VERSION"]),
+        "helm-diff": os.path.join(CACHE, "helm-diff-" + v["HELM_DIFF_VERSION"]),
+    }
+
+
+def binaries(v=None):
+    d = component_dirs(v)
+    k8s = os.path.join(d["kubernetes"], "bin")
+    return {
+        "etcd": os.path.join(d["etcd"], "bin", "etcd"),
+        "kube-apiserver": os.path.join(k8s, "kube-apiserver"),
+        "kube-controller-manager": os.path.join(k8s, "kube-controller-manager"),
+        "kube-scheduler": os.path.join(k8s, "kube-scheduler"),
+        "kwok": os.path.join(d["kwok"], "bin", "kwok"),
+        "helm4": os.path.join(d["helm4"], "bin", "helm"),
+        "helm3": os.path.join(d["helm3"], "bin", "helm"),
+        "helm-plugins": os.path.join(d["helm-diff"], "plugins"),
+    }
+
+
+def go_env():
+    env = dict(os.environ)
+    env.update(GOTOOLCHAIN="local", CGO_ENABLED="0", GOFLAGS="-mod=mod -buildvcs=false")
+    env.pop("GOWORK", None)
+    env["GOWORK"] = "off"
+    return env
+
+
+class BuildError(Exception):
+    pass
+
+
+def run_go(args, cwd, log, env=None):
+    log.write("$ go %s  (in %s)\n" % (" ".join(args), cwd))
+    log.flush()
+    rc = subprocess.call([GO] + args, cwd=cwd, env=env or go_env(), stdout=log, stderr=subprocess.STDOUT)
+    if rc != 0:
+        raise BuildError("go %s failed (exit %d)" % (" ".join(args[:2]), rc))
+
+
+def mod_download(module_at_version, log):
+    out = subprocess.run([GO, "mod", "download", "-json", module_at_version], env=go_env(),
+                         capture_output=True, text=True, cwd=CACHE)
+    info = json.loads(out.stdout or "{}") if out.stdout.strip().startswith("{") else {}
+    if out.returncode != 0 or info.get("Error"):
+        msg = info.get("Error") or out.stderr.strip()
+        log.write(msg + "\n")
+        raise BuildError("cannot download %s: %s" % (module_at_version, msg.splitlines()[-1] if msg else "?"))
+    return info
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as fh:
+        fh.write(text)
+
+
+def build_etcd(v, dest, work, log):
+    ver = v["ETCD_VERSION"]
+    write(os.path.join(work, "go.mod"), "module helmless.local/etcd\n\ngo 1.25.0\n")
+    write(os.path.join(work, "main.go"),
+          "// Command etcd runs etcd's own entry point (server/v3 cannot be go-installed: it has replaces).\n"
+          "package main\n\nimport (\n\t\"os\"\n\n\t\"go.etcd.io/etcd/server/v3/etcdmain\"\n)\n\n"
+          "func main() { etcdmain.Main(os.Args) }\n")
+    run_go(["get", "go.etcd.io/etcd/server/v3/etcdmain@" + ver], work, log)
+    run_go(["build", "-trimpath", "-ldflags=-s -w", "-o", os.path.join(dest, "bin", "etcd"), "."], work, log)
+
+
+def staging_modules(gomod_path):
+    """The k8s.io/<staging> modules that k8s.io/kubernetes replaces with ./staging/src dirs."""
+    with open(gomod_path) as fh:
+        text = fh.read()
+    return sorted(set(re.findall(r"^\s*(k8s\.io/[\w.-]+)\s+=>\s+\./staging/", text, re.M)))
+
+
+def build_kubernetes(v, dest, work, log):
+    ver = v["K8S_VERSION"]
+    major, minor, patch = ver.lstrip("v").split(".")
+    info = mod_download("k8s.io/kubernetes@" + ver, log)
+    staging = staging_modules(info["GoMod"])
+    if not staging:
+        raise BuildError("no staging replace directives found in %s" % info["GoMod"])
+    with open(info["GoMod"]) as fh:
+        godebug = re.findall(r"^godebug .*$", fh.read(), re.M)
+    published = "v0.%s.%s" % (minor, patch)
+    replaces = "".join("\t%s => %s %s\n" % (m, m, published) for m in staging)
+    write(os.path.join(work, "go.mod"),
+          "module helmless.local/kubernetes\n\ngo 1.25.0\n\n%s\n\nreplace (\n%s)\n"
+          % ("\n".join(godebug), replaces))
+    cmds = ["k8s.io/kubernetes/cmd/" + c for c in ("kube-apiserver", "kube-controller-manager", "kube-scheduler")]
+    run_go(["get"] + [c + "@" + ver for c in cmds], work, log)
+    with open(info["Info"]) as fh:
+        build_date = json.load(fh).get("Time", "1970-01-01T00:00:00Z")[:19] + "Z"
+    stamps = {"gitVersion": ver, "gitMajor": major, "gitMinor": minor, "gitCommit": "unknown",
+              "gitTreeState": "clean", "buildDate": build_date}
+    ldflags = ["-s", "-w"] + ["-X 'k8s.io/%s.%s=%s'" % (pkg, k, val) for pkg in
+                              ("component-base/version", "client-go/pkg/version") for k, val in stamps.items()]
+    bindir = os.path.join(dest, "bin")
+    os.makedirs(bindir, exist_ok=True)
+    for cmd in cmds:
+        t0 = time.time()
+        run_go(["build", "-trimpath", "-ldflags=" + " ".join(ldflags), "-o",
+                os.path.join(bindir, cmd.rsplit("/", 1)[1]), cmd], work, log)
+        print("    %s built in %.0fs" % (cmd.rsplit("/", 1)[1], time.time() - t0), flush=True)
+
+
+def go_install(pkg_at_version, dest, ldflags, log):
+    env = go_env()
+    env["GOBIN"] = os.path.join(dest, "bin")
+    env["GOFLAGS"] = "-buildvcs=false"
+    run_go(["install", "-trimpath", "-ldflags=" + ldflags, pkg_at_version], CACHE, log, env)
+
+
+def build_kwok(v, dest, work, log):
+    ver = v["KWOK_VERSION"]
+    go_install("sigs.k8s.io/kwok/cmd/kwok@" + ver, dest,
+               "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=" + ver.lstrip("v"), log)
+
+
+def build_helm(major):
+    def build(v, dest, work, log):
+        ver = v["HELM%d_VERSION" % major]
+        go_install("helm.sh/helm/v%d/cmd/helm@%s" % (major, ver), dest,
+                   "-s -w -X helm.sh/helm/v%d/internal/version.version=%s" % (major, ver), log)
+    return build
+
+
+PLUGIN_YAML = """name: "diff"
+version: "{version}"
+usage: "Preview helm upgrade changes as a diff"
+description: "Preview helm upgrade changes as a diff"
+command: "$HELM_PLUGIN_DIR/bin/diff"
+"""
+
+
+def build_helm_diff(v, dest, work, log):
+    ver = v["HELM_DIFF_VERSION"]
+    go_install("github.com/databus23/helm-diff/v3@" + ver, dest,
+               "-s -w -X github.com/databus23/helm-diff/v3/cmd.Version=" + ver.lstrip("v"), log)
+    plugin = os.path.join(dest, "plugins", "diff")
+    os.makedirs(os.path.join(plugin, "bin"), exist_ok=True)
+    shutil.move(os.path.join(dest, "bin", "helm-diff"), os.path.join(plugin, "bin", "diff"))
+    write(os.path.join(plugin, "plugin.yaml"), PLUGIN_YAML.format(version=ver.lstrip("v")))
+
+
+# (name, dir key, version key, builder, required for the control plane to run)
+COMPONENTS = [
+    ("etcd", "etcd", "ETCD_VERSION", build_etcd, True),
+    ("kubernetes", "kubernetes", "K8S_VERSION", build_kubernetes, True),
+    ("kwok", "kwok", "KWOK_VERSION", build_kwok, False),
+    ("helm4", "helm4", "HELM4_VERSION", build_helm(4), False),
+    ("helm3", "helm3", "HELM3_VERSION", build_helm(3), False),
+    ("helm-diff", "helm-diff", "HELM_DIFF_VERSION", build_helm_diff, False),
+]
+
+
+def build(only=None):
+    """Build every missing component; returns a process exit code (non-zero only if a must-have failed)."""
+    v = load_versions()
+    dirs = component_dirs(v)
+    os.makedirs(os.path.join(CACHE, "logs"), exist_ok=True)
+    failed_required, total0 = [], time.time()
+    for name, key, vkey, builder, required in COMPONENTS:
+        if only and name not in only:
+            continue
+        dest = dirs[key]
+        stamp_path = os.path.join(dest, ".built")
+        stamp = {"component": name, "version": v[vkey], "recipe": RECIPE}
+        try:
+            with open(stamp_path) as fh:
+                if json.load(fh) == stamp:
+                    print("  %-11s %s cached" % (name, v[vkey]), flush=True)
+                    continue
+        except (OSError, ValueError):
+            pass
+        log_path = os.path.join(CACHE, "logs", "build-%s-%s.log" % (name, v[vkey]))
+        work = os.path.join(CACHE, "src", "%s-%s" % (name, v[vkey]))
+        shutil.rmtree(dest, ignore_errors=True)
+        os.makedirs(work, exist_ok=True)
+        print("  %-11s %s building (log: %s)" % (name, v[vkey], log_path), flush=True)
+        t0 = time.time()
+        with open(log_path, "w") as log:
+            try:
+                builder(v, dest, work, log)
+            except BuildError as exc:
+                log.flush()
+                print("  %-11s %s FAILED after %.0fs: %s" % (name, v[vkey], time.time() - t0, exc), flush=True)
+                with open(log_path) as fh:
+                    sys.stdout.write("".join(fh.readlines()[-15:]))
+                if required:
+                    failed_required.append(name)
+                continue
+        write(stamp_path, json.dumps(stamp))
+        print("  %-11s %s built in %.0fs" % (name, v[vkey], time.time() - t0), flush=True)
+    print("build finished in %.1fs" % (time.time() - total0), flush=True)
+    return 1 if failed_required else 0

@@ -1,0 +1,46 @@
+"""Command line of scripts/controlplane."""
+import argparse
+import sys
+
+import cp_build
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="scripts/controlplane")
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="build the binaries (cached in ~/.cache/helmless)")
+    b.add_argument("components", nargs="*", help="only these components (%s)"
+                   % ", ".join(c[0] for c in cp_build.COMPONENTS))
+    for name, text in (("start", "start (or reuse) a control plane; prints the admin kubeconfig path"),
+                       ("stop", "stop every process and remove the data dir"),
+                       ("status", "show processes and /readyz"),
+                       ("kubeconfig", "print the admin kubeconfig path"),
+                       ("token", "print a kubeconfig path with a token for NAMESPACE/SERVICEACCOUNT")):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("--dir", help="data dir (default $HELMLESS_CONTROLPLANE_DIR or $TMPDIR/helmless-controlplane-UID)")
+        if name == "token":
+            p.add_argument("namespace")
+            p.add_argument("serviceaccount")
+    args = parser.parse_args(argv)
+    if args.cmd == "build":
+        return cp_build.build(args.components or None)
+    import cp_run  # needs `cryptography`, which `build` does not
+    try:
+        if args.cmd == "start":
+            print(cp_run.start(args.dir)["kubeconfig"])
+        elif args.cmd == "stop":
+            cp_run.stop(args.dir)
+        elif args.cmd == "status":
+            return cp_run.status(args.dir)
+        elif args.cmd == "kubeconfig":
+            state = cp_run.running(args.dir or cp_run.default_dir())
+            if not state:
+                sys.stderr.write("controlplane: not running\n")
+                return 1
+            print(state["kubeconfig"])
+        elif args.cmd == "token":
+            print(cp_run.token(args.namespace, args.serviceaccount, args.dir))
+    except cp_run.ControlPlaneError as exc:
+        sys.stderr.write("controlplane: %s\n" % exc)
+        return 1
+    return 0
