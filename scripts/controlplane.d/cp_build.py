@@ -70,6 +70,10 @@ class BuildError(Exception):
     pass
 
 
+class Unavailable(BuildError):
+    """The module proxy refuses the module (403/404/410): remembered, so cached builds stay offline."""
+
+
 def run_go(args, cwd, log, env=None):
     log.write("$ go %s  (in %s)\n" % (" ".join(args), cwd))
     log.flush()
@@ -85,7 +89,9 @@ def mod_download(module_at_version, log):
     if out.returncode != 0 or info.get("Error"):
         msg = info.get("Error") or out.stderr.strip()
         log.write(msg + "\n")
-        raise BuildError("cannot download %s: %s" % (module_at_version, msg.splitlines()[-1] if msg else "?"))
+        refused = any(code in msg for code in (" 403 ", " 404 ", " 410 ", "not available", "unknown revision"))
+        raise (Unavailable if refused else BuildError)(
+            "cannot download %s: %s" % (module_at_version, " ".join(msg.split())[:300] or "?"))
     return info
 
 
@@ -175,6 +181,7 @@ command: "$HELM_PLUGIN_DIR/bin/diff"
 
 def build_helm_diff(v, dest, work, log):
     ver = v["HELM_DIFF_VERSION"]
+    mod_download("github.com/databus23/helm-diff/v3@" + ver, log)
     go_install("github.com/databus23/helm-diff/v3@" + ver, dest,
                "-s -w -X github.com/databus23/helm-diff/v3/cmd.Version=" + ver.lstrip("v"), log)
     plugin = os.path.join(dest, "plugins", "diff")
@@ -213,6 +220,13 @@ def build(only=None):
                     continue
         except (OSError, ValueError):
             pass
+        refused_path = dest + ".unavailable"
+        if os.path.exists(refused_path) and not os.environ.get("HELMLESS_BUILD_RETRY"):
+            with open(refused_path) as fh:
+                print("  %-11s %s UNAVAILABLE (remembered; HELMLESS_BUILD_RETRY=1 retries): %s"
+                      % (name, v[vkey], fh.read().strip()), flush=True)
+            failed_required += [name] if required else []
+            continue
         log_path = os.path.join(CACHE, "logs", "build-%s-%s.log" % (name, v[vkey]))
         work = os.path.join(CACHE, "src", "%s-%s" % (name, v[vkey]))
         shutil.rmtree(dest, ignore_errors=True)
@@ -227,10 +241,14 @@ def build(only=None):
                 print("  %-11s %s FAILED after %.0fs: %s" % (name, v[vkey], time.time() - t0, exc), flush=True)
                 with open(log_path) as fh:
                     sys.stdout.write("".join(fh.readlines()[-15:]))
+                if isinstance(exc, Unavailable):
+                    write(refused_path, str(exc) + "\n")
                 if required:
                     failed_required.append(name)
                 continue
         write(stamp_path, json.dumps(stamp))
+        if os.path.exists(refused_path):
+            os.remove(refused_path)
         print("  %-11s %s built in %.0fs" % (name, v[vkey], time.time() - t0), flush=True)
     print("build finished in %.1fs" % (time.time() - total0), flush=True)
     return 1 if failed_required else 0
