@@ -1,0 +1,283 @@
+"""Sprig integer and float math and conversions (numeric.go, spf13/cast)."""
+import decimal
+import math
+import random as _random
+
+from ._go import (
+    gofunc, to_int64, to_int, to_float64, parse_int, wrap_int64, sprint_value, GoPanic,
+    INT64_MIN, INT64_MAX,
+)
+
+_rand = _random.SystemRandom()
+
+
+@gofunc("interface {}")
+def int64_(v):
+    return to_int64(v)
+
+
+@gofunc("interface {}")
+def int_(v):
+    return to_int(v)
+
+
+@gofunc("interface {}")
+def float64_(v):
+    return to_float64(v)
+
+
+@gofunc("string")
+def atoi(s):
+    """strconv.Atoi with the error dropped (range errors clamp, syntax errors give 0)."""
+    try:
+        return parse_int(s, 10, 64)
+    except ValueError:
+        body = s[1:] if s[:1] in "+-" else s
+        if body.isdigit() and body.isascii():
+            return INT64_MIN if s.startswith("-") else INT64_MAX
+        return 0
+
+
+@gofunc("interface {}")
+def toDecimal(v):
+    try:
+        return parse_int(sprint_value(v), 8, 64)
+    except ValueError:
+        return 0
+
+
+@gofunc("interface {}")
+def add1(i):
+    return wrap_int64(to_int64(i) + 1)
+
+
+@gofunc(variadic="interface {}")
+def add(*args):
+    return wrap_int64(sum(to_int64(a) for a in args))
+
+
+@gofunc("interface {}", "interface {}")
+def sub(a, b):
+    return wrap_int64(to_int64(a) - to_int64(b))
+
+
+def _go_div(a, b):
+    if b == 0:
+        raise GoPanic("runtime error: integer divide by zero")
+    q = abs(a) // abs(b)
+    return wrap_int64(q if (a < 0) == (b < 0) else -q)
+
+
+@gofunc("interface {}", "interface {}")
+def div(a, b):
+    return _go_div(to_int64(a), to_int64(b))
+
+
+@gofunc("interface {}", "interface {}")
+def mod(a, b):
+    a, b = to_int64(a), to_int64(b)
+    if b == 0:
+        raise GoPanic("runtime error: integer divide by zero")
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
+
+
+@gofunc("interface {}", variadic="interface {}")
+def mul(a, *v):
+    val = to_int64(a)
+    for b in v:
+        val = wrap_int64(val * to_int64(b))
+    return val
+
+
+@gofunc("int", "int")
+def randInt(lo, hi):
+    if hi - lo <= 0:
+        raise GoPanic("invalid argument to Intn")
+    return _rand.randrange(hi - lo) + lo
+
+
+@gofunc("interface {}", variadic="interface {}")
+def max_(a, *rest):
+    aa = to_int64(a)
+    for b in rest:
+        aa = max(aa, to_int64(b))
+    return aa
+
+
+@gofunc("interface {}", variadic="interface {}")
+def min_(a, *rest):
+    aa = to_int64(a)
+    for b in rest:
+        aa = min(aa, to_int64(b))
+    return aa
+
+
+def _go_fmax(a, b):
+    if math.isinf(a) and a > 0 or math.isinf(b) and b > 0:
+        return math.inf
+    if a != a or b != b:
+        return math.nan
+    if a == 0 and b == 0:
+        return b if math.copysign(1, a) < 0 else a
+    return a if a > b else b
+
+
+def _go_fmin(a, b):
+    if math.isinf(a) and a < 0 or math.isinf(b) and b < 0:
+        return -math.inf
+    if a != a or b != b:
+        return math.nan
+    if a == 0 and b == 0:
+        return a if math.copysign(1, a) < 0 else b
+    return a if a < b else b
+
+
+@gofunc("interface {}", variadic="interface {}")
+def maxf(a, *rest):
+    aa = to_float64(a)
+    for b in rest:
+        aa = _go_fmax(aa, to_float64(b))
+    return aa
+
+
+@gofunc("interface {}", variadic="interface {}")
+def minf(a, *rest):
+    aa = to_float64(a)
+    for b in rest:
+        aa = _go_fmin(aa, to_float64(b))
+    return aa
+
+
+@gofunc("interface {}")
+def floor(a):
+    f = to_float64(a)
+    return float(math.floor(f)) if math.isfinite(f) else f
+
+
+@gofunc("interface {}")
+def ceil(a):
+    f = to_float64(a)
+    return float(math.ceil(f)) if math.isfinite(f) else f
+
+
+@gofunc("interface {}", "int", variadic="float64")
+def round_(a, p, *opt):
+    round_on = opt[0] if opt else 0.5
+    val = to_float64(a)
+    pw = math.pow(10, float(p))
+    digit = pw * val
+    frac = math.modf(digit)[0] if math.isfinite(digit) else 0.0
+    r = math.ceil(digit) if frac >= round_on else math.floor(digit)
+    return float(r) / pw
+
+
+def until_step(start, stop, step):
+    if stop < start:
+        if step >= 0:
+            return []
+        return list(range(start, stop, step))
+    if step <= 0:
+        return []
+    return list(range(start, stop, step))
+
+
+@gofunc("int")
+def until(count):
+    return until_step(0, count, -1 if count < 0 else 1)
+
+
+@gofunc("int", "int", "int")
+def untilStep(start, stop, step):
+    return until_step(start, stop, step)
+
+
+@gofunc(variadic="int")
+def seq(*params):
+    n = len(params)
+    if n == 1:
+        start, end = 1, params[0]
+        inc = -1 if end < start else 1
+        vals = until_step(start, end + inc, inc)
+    elif n == 2:
+        start, end = params
+        step = -1 if end < start else 1
+        vals = until_step(start, end + step, step)
+    elif n == 3:
+        start, step, end = params
+        inc = 1
+        if end < start:
+            inc = -1
+            if step > 0:
+                return ""
+        vals = until_step(start, end + inc, step)
+    else:
+        return ""
+    return " ".join(str(v) for v in vals)
+
+
+# ------------------------------------------------------------------ shopspring/decimal
+
+_CTX = decimal.Context(prec=4000, rounding=decimal.ROUND_HALF_EVEN, Emax=999999, Emin=-999999)
+
+
+def _dec(v):
+    f = to_float64(v)
+    if not math.isfinite(f):
+        raise GoPanic("Cannot create a Decimal from %s" % sprint_value(f))
+    return decimal.Decimal(repr(f))
+
+
+def _dec_float(d):
+    if d.is_zero():
+        return 0.0
+    return float(d)
+
+
+def _dec_div(a, b):
+    if b.is_zero():
+        raise GoPanic("decimal division by zero")
+    q = _CTX.divide(a, b)
+    return q.quantize(decimal.Decimal("1e-16"), rounding=decimal.ROUND_HALF_UP, context=_CTX)
+
+
+def _dec_op(a, rest, op):
+    acc = _dec(a)
+    for x in rest:
+        acc = op(acc, _dec(x))
+    return _dec_float(acc)
+
+
+@gofunc("interface {}")
+def add1f(i):
+    return _dec_op(i, [1], lambda x, y: _CTX.add(x, y))
+
+
+@gofunc(variadic="interface {}")
+def addf(*args):
+    return _dec_op(0.0, args, lambda x, y: _CTX.add(x, y))
+
+
+@gofunc("interface {}", variadic="interface {}")
+def subf(a, *v):
+    return _dec_op(a, v, lambda x, y: _CTX.subtract(x, y))
+
+
+@gofunc("interface {}", variadic="interface {}")
+def mulf(a, *v):
+    return _dec_op(a, v, lambda x, y: _CTX.multiply(x, y))
+
+
+@gofunc("interface {}", variadic="interface {}")
+def divf(a, *v):
+    return _dec_op(a, v, _dec_div)
+
+
+FUNCS = {
+    "atoi": atoi, "int64": int64_, "int": int_, "float64": float64_, "seq": seq,
+    "toDecimal": toDecimal, "until": until, "untilStep": untilStep, "add1": add1,
+    "add": add, "sub": sub, "div": div, "mod": mod, "mul": mul, "randInt": randInt,
+    "add1f": add1f, "addf": addf, "subf": subf, "divf": divf, "mulf": mulf,
+    "biggest": max_, "max": max_, "min": min_, "maxf": maxf, "minf": minf,
+    "ceil": ceil, "floor": floor, "round": round_,
+}

@@ -1,0 +1,182 @@
+"""Run Sprig expressions through real Helm (helm_python) and through our functions.
+
+``oracle_render`` renders many ``{{ expr }}`` cases in one chart (one template file per
+case); cases expected to fail render one chart each. ``evaluate`` interprets the same
+expression text with SPRIG_FUNCS so the two outputs can be compared.  The expressions
+are restricted to literals, ``.Values`` paths, parentheses and pipes.
+"""
+import os
+import re
+
+import yaml
+
+from ansible_collections.helmless.core.plugins.module_utils.funcs.sprig import SPRIG_FUNCS
+from ansible_collections.helmless.core.plugins.module_utils.gotemplate.fmt import format_value
+
+_ERR = re.compile(r"error calling (.*)$", re.S)
+
+
+def _write_chart(root, files, values):
+    os.makedirs(os.path.join(root, "templates"), exist_ok=True)
+    with open(os.path.join(root, "Chart.yaml"), "w") as fh:
+        fh.write("apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    with open(os.path.join(root, "values.yaml"), "w") as fh:
+        yaml.safe_dump(values or {}, fh)
+    for name, text in files.items():
+        with open(os.path.join(root, "templates", name), "w", encoding="utf-8",
+                  errors="surrogateescape") as fh:
+            fh.write(text)
+
+
+def _render(root):
+    from helm_python import Chart
+    with Chart.load(root) as chart:
+        return chart.render({}, name="rel", namespace="ns")
+
+
+def oracle_render(tmpdir, cases, values=None):
+    """{case: output text or 'ERROR <fn>: <msg>'} for each ``{{ case }}``."""
+    files = {"t%04d.txt" % i: "{{ %s }}" % c for i, c in enumerate(cases)}
+    root = os.path.join(str(tmpdir), "batch")
+    _write_chart(root, files, values)
+    out = {}
+    try:
+        rendered = _render(root)
+    except Exception:
+        rendered = None
+    if rendered is not None:
+        for i, c in enumerate(cases):
+            out[c] = rendered.get("c/templates/t%04d.txt" % i, "")
+        return out
+    for i, c in enumerate(cases):
+        root = os.path.join(str(tmpdir), "one%04d" % i)
+        _write_chart(root, {"t.txt": "{{ %s }}" % c}, values)
+        try:
+            out[c] = _render(root).get("c/templates/t.txt", "")
+        except Exception as exc:
+            m = _ERR.search(str(exc))
+            out[c] = "ERROR " + (m.group(1) if m else str(exc))
+    return out
+
+
+# ------------------------------------------------------------------ mini evaluator
+
+_TOKEN = re.compile(r'''\s*(?:
+    (?P<str>"(?:[^"\\]|\\.)*")
+  | (?P<raw>`[^`]*`)
+  | (?P<chr>'(?:[^'\\]|\\.)+')
+  | (?P<num>[-+]?(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|\d[\d_]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?))
+  | (?P<field>(?:\.[A-Za-z_][A-Za-z0-9_]*)+)
+  | (?P<ident>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<punct>[()|])
+)''', re.X)
+
+
+def _tokens(expr):
+    pos, toks = 0, []
+    expr = expr.strip()
+    while pos < len(expr):
+        m = _TOKEN.match(expr, pos)
+        if not m or m.end() == pos:
+            raise SyntaxError("cannot tokenize %r at %d" % (expr, pos))
+        pos = m.end()
+        kind = m.lastgroup
+        toks.append((kind, m.group(kind)))
+    return toks
+
+
+def _unquote(s):
+    body = s[1:-1]
+    return body.encode("latin-1", "backslashreplace").decode("unicode_escape") \
+        if "\\" in body else body
+
+
+def _number(text):
+    t = text.replace("_", "")
+    if re.fullmatch(r"[-+]?(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9]\d*)", t):
+        return int(t, 0) if not re.fullmatch(r"[-+]?0[0-7]+", t) else int(t.replace("0", "0o", 1), 0)
+    return float(t)
+
+
+class _Parser(object):
+    def __init__(self, toks, values):
+        self.toks, self.i, self.values = toks, 0, values
+
+    def peek(self):
+        return self.toks[self.i] if self.i < len(self.toks) else (None, None)
+
+    def pipeline(self):
+        val = self.command(None)
+        while self.peek() == ("punct", "|"):
+            self.i += 1
+            val = self.command([val])
+        return val
+
+    def command(self, piped):
+        kind, text = self.peek()
+        if kind == "ident" and text not in ("true", "false", "nil"):
+            self.i += 1
+            args = []
+            while self.peek()[0] is not None and self.peek() not in (("punct", "|"), ("punct", ")")):
+                args.append(self.operand())
+            if piped:
+                args += piped
+            return _call(text, args)
+        val = self.operand()
+        return val
+
+    def operand(self):
+        kind, text = self.peek()
+        self.i += 1
+        if kind == "punct" and text == "(":
+            v = self.pipeline()
+            self.i += 1
+            return v
+        if kind == "str":
+            return _unquote(text)
+        if kind == "raw":
+            return text[1:-1]
+        if kind == "chr":
+            return ord(_unquote(text))
+        if kind == "num":
+            return _number(text)
+        if kind == "field":
+            v = {"Values": self.values}
+            for part in text.split(".")[1:]:
+                v = v.get(part) if isinstance(v, dict) else None
+            return v
+        if kind == "ident":
+            if text in ("true", "false", "nil"):
+                return {"true": True, "false": False, "nil": None}[text]
+            return _call(text, [])
+        raise SyntaxError(text)
+
+
+class CallError(Exception):
+    pass
+
+
+def _call(name, args):
+    fn = SPRIG_FUNCS[name]
+    try:
+        return fn(*args)
+    except CallError:
+        raise
+    except Exception as exc:
+        raise CallError("%s: %s" % (name, exc))
+
+
+def evaluate(expr, values=None):
+    """What ``{{ expr }}`` renders with our functions (or 'ERROR fn: msg')."""
+    try:
+        v = _Parser(_tokens(expr), values or {}).pipeline()
+    except CallError as exc:
+        return "ERROR " + str(exc)
+    if v is None:
+        return ""
+    return as_helm_text(format_value(v))
+
+
+def as_helm_text(s):
+    """helm_python hands back text decoded with U+FFFD for invalid UTF-8; do the same."""
+    return s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
