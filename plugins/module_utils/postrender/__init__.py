@@ -1,0 +1,169 @@
+"""Post-rendering between render and plan (SPEC §6): executables, native kustomize, exec plugins.
+
+``run(manifest_text, renderers)`` takes Helm's rendered stream (``---`` documents, each
+optionally preceded by ``# Source: <template path>``) and applies the ``post_renderer`` list
+in order.  As Helm 4 does, every document's source is carried through the renderers in the
+annotation ``postrenderer.helm.sh/postrender-filename`` (so an executable sees it, exactly as
+with ``helm --post-renderer``), then taken off again and written back as the ``# Source:``
+comment; an object a renderer created gets ``generated-by-postrender-<index>.yaml``.
+``run_files`` is the same over Helm's {template path: text} map (annotateAndMerge /
+splitAndDeannotate).
+"""
+import os
+import re
+
+from .errors import PostRenderError
+from .execrender import parse_output, run_exec, run_plugin
+from .generators import absorb
+from .kustomize import build
+from .namerefs import add_hashes, fix_references
+from .resources import Res
+from .yamlio import dump, load_all
+
+__all__ = ["run", "run_files", "PostRenderError", "FILENAME_ANNOTATION"]
+
+FILENAME_ANNOTATION = "postrenderer.helm.sh/postrender-filename"
+_SEPARATOR = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
+_SOURCE = re.compile(r"(?m)^# Source: (.*?)\s*$")
+
+
+def run(manifest_text, renderers, *, enable_plugins=False, cwd=None):
+    """Apply ``renderers`` in order to ``manifest_text``; returns the new manifest text."""
+    objs, any_source = [], False
+    for chunk in _SEPARATOR.split(manifest_text or ""):
+        match = _SOURCE.search(chunk)
+        for obj in _parse_input(chunk, match.group(1) if match else "input"):
+            if match:
+                any_source = True
+                _annotate(obj, match.group(1))
+            objs.append(obj)
+    objs = _apply_all(objs, renderers, enable_plugins, cwd)
+    out = []
+    for index, obj in enumerate(objs):
+        source = _deannotate(obj) or "generated-by-postrender-%d.yaml" % index
+        out.append("---\n" + ("# Source: %s\n" % source if any_source else "") + dump(obj))
+    return "".join(out)
+
+
+def run_files(files, renderers, *, enable_plugins=False, cwd=None):
+    """Helm 4's combined strategy over {template path: rendered text}: partials and blank
+    files are skipped, files go in sorted order, results come back grouped by file."""
+    objs = []
+    for name in sorted(files):
+        content = files[name]
+        if os.path.basename(name).startswith("_") or not content.strip():
+            continue
+        for obj in _parse_input(content, name):
+            _annotate(obj, name)
+            objs.append(obj)
+    result = {}
+    for index, obj in enumerate(_apply_all(objs, renderers, enable_plugins, cwd)):
+        name = _deannotate(obj) or "generated-by-postrender-%d.yaml" % index
+        result[name] = result.get(name, "") + ("---\n" if name in result else "") + dump(obj)
+    return result
+
+
+def _parse_input(text, where):
+    try:
+        docs = load_all(text)
+    except Exception as exc:
+        raise PostRenderError("parsing %s: %s" % (where, " ".join(str(exc).split()))) from exc
+    for doc in docs:
+        if not isinstance(doc, dict):
+            raise PostRenderError("parsing %s: a document is not a mapping" % where)
+    return docs
+
+
+def _annotate(obj, source):
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict):
+        meta = obj["metadata"] = {}
+    if not isinstance(meta.get("annotations"), dict):
+        meta["annotations"] = {}
+    meta["annotations"][FILENAME_ANNOTATION] = source
+
+
+def _deannotate(obj):
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict) or not isinstance(meta.get("annotations"), dict):
+        return ""
+    source = meta["annotations"].pop(FILENAME_ANNOTATION, "")
+    if not meta["annotations"]:
+        del meta["annotations"]
+    return source
+
+
+def _apply_all(objs, renderers, enable_plugins, cwd):
+    if renderers is None:
+        return objs
+    if not isinstance(renderers, list):
+        renderers = [renderers]
+    for num, item in enumerate(renderers):
+        objs = _apply_one(objs, item, enable_plugins, cwd, "post_renderer[%d]" % num)
+    return objs
+
+
+def _apply_one(objs, item, enable_plugins, cwd, where):
+    if isinstance(item, dict) and "kustomize" in item:
+        if len(item) != 1:
+            raise PostRenderError("%s: 'kustomize' cannot be combined with other keys" % where)
+        resources = build([Res(o) for o in objs], item["kustomize"] or {}, cwd)
+        return [r.obj for r in resources]
+    if isinstance(item, dict) and "exec" in item:
+        return run_exec(item, objs, cwd)
+    plugins = _plugin_configs(item, cwd, where)
+    if plugins is None:
+        if isinstance(item, str):
+            return run_exec(item, objs, cwd)
+        raise PostRenderError("%s: expected an executable, {exec: ...}, {kustomize: ...}, a kustomize "
+                              "plugin config, or {generators|transformers: [plugin configs]}" % where)
+    if not enable_plugins:
+        raise PostRenderError("%s: kustomize plugins run arbitrary programs and are disabled; set "
+                              "enable_plugins: true (kustomize's --enable-alpha-plugins) to run them" % where)
+    resources = [Res(o) for o in objs]
+    for config in plugins["generators"]:
+        for res in run_plugin(config, [], cwd, generator=True):
+            absorb(resources, res)
+    for config in plugins["transformers"]:
+        resources = run_plugin(config, resources, cwd, generator=False)
+    add_hashes(resources)
+    fix_references(resources)
+    return [r.obj for r in resources]
+
+
+def _plugin_configs(item, cwd, where):
+    """{generators: [...], transformers: [...]} from an item, or None if it is no plugin item.
+
+    A bare config (object or path to a YAML file) is a transformer, as in kustomize a config
+    means whatever list it is listed under; use the wrapper keys to run generators."""
+    if isinstance(item, dict) and set(item) and set(item) <= {"generators", "transformers"}:
+        return {key: [_load_config(c, cwd, "%s.%s[%d]" % (where, key, i))
+                      for i, c in enumerate(item.get(key) or [])]
+                for key in ("generators", "transformers")}
+    if isinstance(item, dict) and "apiVersion" in item and "kind" in item:
+        return {"generators": [], "transformers": [_load_config(item, cwd, where)]}
+    if isinstance(item, str) and item.endswith((".yaml", ".yml")):
+        path = os.path.join(cwd or ".", item)
+        if os.path.isfile(path) and not os.access(path, os.X_OK):
+            return {"generators": [], "transformers": _load_configs(path, where)}
+    return None
+
+
+def _load_configs(path, where):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            docs = parse_output(fh.read(), "%s (%s)" % (where, path))
+    except OSError as exc:
+        raise PostRenderError("%s: %s: %s" % (where, path, exc.strerror)) from exc
+    return [_load_config(d, None, where) for d in docs]
+
+
+def _load_config(config, cwd, where):
+    if isinstance(config, str):
+        configs = _load_configs(os.path.join(cwd or ".", config), where)
+        if len(configs) != 1:
+            raise PostRenderError("%s: %s must hold exactly one plugin config" % (where, config))
+        return configs[0]
+    if not isinstance(config, dict) or not config.get("apiVersion") or not config.get("kind"):
+        raise PostRenderError("%s: a plugin config needs apiVersion and kind" % where)
+    return config

@@ -1,0 +1,132 @@
+"""Strategic merge patches (kyaml merge2 semantics) and RFC 6902 JSON patches."""
+import copy
+
+import jsonpatch
+
+from .errors import PostRenderError
+
+# Merge keys of the Kubernetes schema (x-kubernetes-patch-merge-key) by field name; ``ports``
+# depends on whether it is a container's or a Service's.
+_MERGE_KEYS = {
+    "containers": "name", "initContainers": "name", "ephemeralContainers": "name",
+    "volumes": "name", "env": "name", "volumeMounts": "mountPath", "volumeDevices": "devicePath",
+    "imagePullSecrets": "name", "hostAliases": "ip", "topologySpreadConstraints": "topologyKey",
+    "ownerReferences": "uid", "conditions": "type", "readinessGates": "conditionType",
+    "resourceClaims": "name", "schedulingGates": "name",
+}
+# Fields the schema declares atomic (replaced wholesale) even though their items have a name.
+_ATOMIC = frozenset(("tolerations", "args", "command", "envFrom", "subjects", "rules"))
+# kyaml's fallback when no schema applies: the first key every element carries.
+_ASSOCIATIVE = ("mountPath", "devicePath", "ip", "type", "topologyKey", "name", "containerPort")
+_MERGE_PRIMITIVES = frozenset(("finalizers",))
+
+
+def _merge_key(field, dest_items, patch_items, kind, path):
+    if field == "ports":
+        return "port" if kind == "Service" and path == ("spec",) else "containerPort"
+    if field in _ATOMIC:
+        return None
+    if field in _MERGE_KEYS:
+        return _MERGE_KEYS[field]
+    items = [i for i in list(dest_items) + list(patch_items) if isinstance(i, dict)]
+    if not items or len(items) != len(dest_items) + len(patch_items):
+        return None
+    for key in _ASSOCIATIVE:
+        if all(key in i for i in items):
+            return key
+    return None
+
+
+def _merge_list(dest, patch, key):
+    result = [copy.deepcopy(d) for d in dest]
+    for item in patch:
+        if not isinstance(item, dict) or key not in item:
+            continue
+        directive = item.get("$patch")
+        idx = next((i for i, d in enumerate(result) if isinstance(d, dict) and d.get(key) == item[key]),
+                   None)
+        if directive == "delete":
+            if idx is not None:
+                del result[idx]
+            continue
+        if directive == "replace":
+            clean = {k: v for k, v in item.items() if k != "$patch"}
+            if idx is None:
+                result.append(clean)
+            else:
+                result[idx] = clean
+            continue
+        if idx is None:
+            result.append(_strip_directives(item))
+        else:
+            result[idx] = smp(result[idx], item)
+    return result
+
+
+def _strip_directives(value):
+    if isinstance(value, dict):
+        return {k: _strip_directives(v) for k, v in value.items()
+                if not k.startswith("$") and v is not None}
+    if isinstance(value, list):
+        return [_strip_directives(v) for v in value]
+    return value
+
+
+def smp(dest, patch, kind="", path=()):
+    """Apply a strategic merge patch to ``dest`` (not modified); returns the result or None
+    when the patch deletes the whole object."""
+    if not isinstance(patch, dict):
+        return copy.deepcopy(patch)
+    directive = patch.get("$patch")
+    if directive == "delete":
+        return None
+    if directive == "replace":
+        return _strip_directives(patch)
+    if not isinstance(dest, dict):
+        return _strip_directives(patch)
+    result = dict(dest)
+    retain = patch.get("$retainKeys")
+    for field, value in patch.items():
+        if field.startswith("$setElementOrder/") or field in ("$patch", "$retainKeys"):
+            continue
+        if field.startswith("$deleteFromPrimitiveList/"):
+            name = field.split("/", 1)[1]
+            if isinstance(result.get(name), list):
+                result[name] = [v for v in result[name] if v not in (value or [])]
+            continue
+        if value is None:
+            result.pop(field, None)
+            continue
+        current = result.get(field)
+        if isinstance(value, dict) and isinstance(current, dict):
+            merged = smp(current, value, kind, path + (field,))
+            if merged is None:
+                result.pop(field, None)
+            else:
+                result[field] = merged
+        elif isinstance(value, list) and isinstance(current, list):
+            key = _merge_key(field, current, value, kind, path)
+            if key:
+                result[field] = _merge_list(current, value, key)
+            elif field in _MERGE_PRIMITIVES:
+                result[field] = current + [v for v in value if v not in current]
+            else:
+                result[field] = _replace_list(value)
+        else:
+            result[field] = _strip_directives(value)
+    if isinstance(retain, list):
+        result = {k: v for k, v in result.items() if k in retain}
+    return result
+
+
+def _replace_list(value):
+    return [_strip_directives(v) for v in value
+            if not (isinstance(v, dict) and v.get("$patch") == "delete")]
+
+
+def json6902(obj, ops, where):
+    """Apply RFC 6902 operations; ``where`` names the patch in errors."""
+    try:
+        return jsonpatch.JsonPatch(ops).apply(obj)
+    except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException, TypeError, KeyError) as exc:
+        raise PostRenderError("%s: %s" % (where, exc)) from exc
