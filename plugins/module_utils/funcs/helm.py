@@ -1,0 +1,226 @@
+"""Helm's own template functions (``pkg/engine/funcs.go`` and ``engine.go initFunMap``).
+
+The static ones are in :data:`HELM_FUNCS`. ``include``, ``tpl``, ``required``, ``fail`` and
+``lookup`` close over a render (its template set, its include counters, the lookup client),
+so the engine builds them per render with :func:`render_funcs`.
+"""
+from .. import goyaml
+from .sprig._go import gofunc
+
+WARN_START = "HELM_ERR_START"
+WARN_END = "HELM_ERR_END"
+RECURSION_MAX = 1000
+
+
+def warn_wrap(message):
+    """``required``/``fail`` messages travel inside these markers up to the engine."""
+    return WARN_START + message + WARN_END
+
+
+class HelmFuncError(Exception):
+    """An error returned by a Helm function; the executor reports ``error calling <fn>: <msg>``."""
+
+
+@gofunc("interface {}", returns="string")
+def to_yaml(value):
+    """``toYaml``: sigs.k8s.io/yaml without the final newline; any error gives ``""``."""
+    try:
+        return _trim_newline(goyaml.to_yaml(value))
+    except Exception:
+        return ""
+
+
+@gofunc("interface {}", returns="string")
+def must_to_yaml(value):
+    """``mustToYaml`` (Helm 4): like toYaml, but errors surface."""
+    try:
+        return _trim_newline(goyaml.to_yaml(value))
+    except goyaml.YAMLError as exc:
+        raise HelmFuncError(str(exc))
+
+
+@gofunc("interface {}", returns="string")
+def to_yaml_pretty(value):
+    """``toYamlPretty``: yaml.v3 with indent 2, no final newline; errors give ``""``."""
+    try:
+        return _trim_newline(goyaml.to_yaml_pretty(value))
+    except Exception:
+        return ""
+
+
+@gofunc("string", returns="map[string]interface {}")
+def from_yaml(text):
+    """``fromYaml``: a map, or ``{"Error": msg}`` when the text is not a YAML mapping."""
+    try:
+        return goyaml.from_yaml(text)
+    except Exception as exc:
+        return {"Error": str(exc)}
+
+
+@gofunc("string", returns="[]interface {}")
+def from_yaml_array(text):
+    """``fromYamlArray``: a list, or ``[msg]`` on error."""
+    try:
+        return goyaml.from_yaml_array(text)
+    except Exception as exc:
+        return [str(exc)]
+
+
+@gofunc("interface {}", returns="string")
+def to_json(value):
+    """``toJson``: ``json.Marshal``; any error (NaN, Inf) gives ``""``."""
+    try:
+        return goyaml.to_json(value)
+    except Exception:
+        return ""
+
+
+@gofunc("interface {}", returns="string")
+def must_to_json(value):
+    """``mustToJson`` (Helm 4): like toJson, but errors surface."""
+    try:
+        return goyaml.to_json(value)
+    except Exception as exc:
+        raise HelmFuncError(str(exc))
+
+
+@gofunc("string", returns="map[string]interface {}")
+def from_json(text):
+    """``fromJson``: a map, or ``{"Error": msg}``."""
+    try:
+        return goyaml.from_json(text)
+    except Exception as exc:
+        return {"Error": str(exc)}
+
+
+@gofunc("string", returns="[]interface {}")
+def from_json_array(text):
+    """``fromJsonArray``: a list, or ``[msg]``."""
+    try:
+        return goyaml.from_json_array(text)
+    except Exception as exc:
+        return [str(exc)]
+
+
+@gofunc("interface {}", returns="string")
+def to_toml(value):
+    """``toToml``: BurntSushi/toml output (trailing newline kept); on error the error text."""
+    try:
+        return goyaml.to_toml(value)
+    except Exception as exc:
+        return str(exc)
+
+
+@gofunc("interface {}", returns="string")
+def must_to_toml(value):
+    """``mustToToml`` (Helm 4.2): like toToml, but errors surface."""
+    try:
+        return goyaml.to_toml(value)
+    except Exception as exc:
+        raise HelmFuncError(str(exc))
+
+
+@gofunc("string", returns="map[string]interface {}")
+def from_toml(text):
+    """``fromToml``: a map, or ``{"Error": msg}``."""
+    try:
+        return goyaml.from_toml(text)
+    except Exception as exc:
+        return {"Error": str(exc)}
+
+
+@gofunc("string", returns="string")
+def get_host_by_name(_name):
+    """DNS lookups are disabled (Helm's default without ``--enable-dns``)."""
+    return ""
+
+
+@gofunc("string", "interface {}", returns="interface {}")
+def required(warn, value):
+    """``required``: fail on nil or the empty string; ``false``, ``0`` and ``[]`` pass."""
+    if value is None or (isinstance(value, str) and value == ""):
+        raise HelmFuncError(warn_wrap(warn))
+    return value
+
+
+@gofunc("string", returns="string")
+def fail(message):
+    """``fail``: always an error, carried to the engine inside the HELM_ERR markers."""
+    raise HelmFuncError(warn_wrap(message))
+
+
+@gofunc("string", "string", "string", "string", returns="map[string]interface {}")
+def empty_lookup(_api_version, _kind, _namespace, _name):
+    """``lookup`` without a cluster: an empty map (prints ``map[]``)."""
+    return {}
+
+
+def _trim_newline(text):
+    return text[:-1] if text.endswith("\n") else text
+
+
+HELM_FUNCS = {
+    "toToml": to_toml,
+    "mustToToml": must_to_toml,
+    "fromToml": from_toml,
+    "toYaml": to_yaml,
+    "mustToYaml": must_to_yaml,
+    "toYamlPretty": to_yaml_pretty,
+    "fromYaml": from_yaml,
+    "fromYamlArray": from_yaml_array,
+    "toJson": to_json,
+    "mustToJson": must_to_json,
+    "fromJson": from_json,
+    "fromJsonArray": from_json_array,
+    "required": required,
+    "fail": fail,
+    "getHostByName": get_host_by_name,
+    "lookup": empty_lookup,
+}
+
+# Sprig functions Helm removes from the map it hands to templates.
+REMOVED_SPRIG = ("env", "expandenv")
+
+
+def include_func(template_set, counters):
+    """``include name data``: execute a named template into a string, recursion-bounded."""
+    @gofunc("string", "interface {}", returns="string")
+    def include(name, data):
+        count = counters.get(name, 0)
+        if count > RECURSION_MAX:
+            raise HelmFuncError("rendering template has a nested reference name: %s: "
+                                "unable to execute template" % name)
+        counters[name] = count + 1
+        try:
+            return template_set.execute(name, data)
+        finally:
+            counters[name] -= 1
+    return include
+
+
+def tpl_func(template_set, counters, funcs_for):
+    """``tpl text data``: parse ``text`` as template ``gotpl`` in a clone of the set and run it.
+
+    ``funcs_for(clone)`` returns the include/tpl pair bound to the clone, so defines made in
+    the text are visible to includes inside it (and to nested tpl), never outside.
+    """
+    @gofunc("string", "interface {}", returns="string")
+    def tpl(text, data):
+        clone = template_set.clone()
+        clone.add_funcs(funcs_for(clone))
+        try:
+            clone.parse("gotpl", text)
+        except Exception as exc:
+            raise HelmFuncError("cannot parse template %s: %s" % (_go_q(text), exc))
+        try:
+            out = clone.execute("gotpl", data)
+        except Exception as exc:
+            raise HelmFuncError("error during tpl function execution for %s: %s"
+                                % (_go_q(text), exc))
+        return out.replace("<no value>", "")
+    return tpl
+
+
+def _go_q(text):
+    from ..gotemplate.fmt import go_quote
+    return go_quote(text)

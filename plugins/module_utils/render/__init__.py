@@ -1,0 +1,203 @@
+"""Render a chart the way Helm 4 does for ``helm install`` / ``helm template``: the public API.
+
+``render_release`` runs the whole pipeline - user values, dependencies, render values and
+schema, the engine, NOTES, the optional post-renderer, hook/manifest sorting - and returns a
+:class:`RenderResult` holding exactly what Helm's engine produced and what Helm would store.
+"""
+import posixpath
+
+from .engine import Engine, RenderError
+from .manifest import Hook, ManifestError, assemble, sort_manifests, template_output
+
+__all__ = ["render_release", "RenderResult", "RenderError", "Hook", "merge_user_values",
+           "template_output"]
+
+NOTES_SUFFIX = "NOTES.txt"
+# --set variants in the order Helm applies them (pkg/cli/values MergeValues), whatever
+# their order on the command line.
+SET_ORDER = ("json", "raw", "string", "file", "literal")
+
+
+class RenderResult(object):
+    """What one render produced.
+
+    ``rendered``: template name -> engine output (partials omitted, NOTES included);
+    ``manifest``: the release manifest exactly as Helm stores it; ``hooks``: :class:`Hook`
+    objects in Helm's kind order; ``notes``; ``crds``: ``(path, text)`` of ``crds/`` files;
+    ``resources``: the parsed non-hook documents; ``values``: the user-supplied config as
+    stored in ``release.config``; ``chart``: the chart rendered (dependencies processed).
+    """
+
+    def __init__(self, rendered, manifest, hooks, notes, crds, resources, values, chart,
+                 manifests=()):
+        self.rendered = rendered
+        self.manifest = manifest
+        self.hooks = hooks
+        self.notes = notes
+        self.crds = crds
+        self.resources = resources
+        self.values = values
+        self.chart = chart
+        self.manifests = list(manifests)
+
+    def template_output(self, disable_hooks=False, show_only=None):
+        """What ``helm template`` prints for this render."""
+        return template_output(self.manifest, self.hooks, disable_hooks, show_only)
+
+
+def _load(chart):
+    from ..chart import load_chart
+    if isinstance(chart, (str, bytes)) or hasattr(chart, "__fspath__"):
+        return load_chart(chart)
+    return chart
+
+
+def _deep_merge(dest, src):
+    """Helm's ``mergeMaps``: maps merged recursively, everything else replaced."""
+    out = dict(dest)
+    for key, value in src.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def merge_user_values(values=None, values_files=(), set_values=()):
+    """The user-supplied config: ``-f`` files, then ``values``, then the ``--set`` family.
+
+    ``set_values`` holds ``{"value": "a.b=c", "value_type": raw|string|json|file|literal}``
+    (as kubernetes.core.helm takes them) or plain ``"a.b=c"`` strings (raw). Helm applies the
+    groups in a fixed order: json, raw, string, file, literal.
+    """
+    from .. import goyaml
+    from ..chart import strvals
+    merged = {}
+    for path in values_files or ():
+        with open(path, "rb") as handle:
+            data = handle.read()
+        try:
+            loaded = goyaml.load_values(data)
+        except goyaml.YAMLError as exc:
+            raise RenderError("failed to parse %s: %s" % (path, exc))
+        merged = _deep_merge(merged, loaded or {})
+    if values:
+        merged = _deep_merge(merged, values)
+    groups = {kind: [] for kind in SET_ORDER}
+    for item in set_values or ():
+        if isinstance(item, str):
+            item = {"value": item, "value_type": "raw"}
+        kind = item.get("value_type") or "raw"
+        if kind not in groups:
+            raise RenderError("unknown set value type %r (expected one of %s)"
+                              % (kind, ", ".join(SET_ORDER)))
+        groups[kind].append(item["value"])
+    parsers = {"json": strvals.parse_json, "raw": strvals.parse, "string": strvals.parse_string,
+               "file": strvals.parse_file, "literal": strvals.parse_literal}
+    for kind in SET_ORDER:
+        for expr in groups[kind]:
+            merged = parsers[kind](expr, merged)
+    return merged
+
+
+def render_release(chart, name, namespace, values=None, values_files=(), set_values=(),
+                   revision=1, is_install=True, is_upgrade=False, kube_version=None,
+                   api_versions=None, lookup=None, post_renderer=None, include_crds=False,
+                   show_only=None, subchart_notes=False, enable_plugins=False):
+    """Render ``chart`` (a path or a loaded Chart) as release ``name`` in ``namespace``.
+
+    ``show_only`` keeps only the matching templates in ``rendered``/``manifest``/``hooks``
+    (patterns relative to the chart, as ``helm template -s``). Raises :class:`RenderError`
+    with Helm's message on any failure.
+    """
+    from ..chart.errors import ChartError, ValuesError
+    from ..chart.dependencies import process_dependencies
+    from ..chart.values import Capabilities, ReleaseOptions, to_render_values
+    try:
+        chart = _load(chart)
+        config = merge_user_values(values, values_files, set_values)
+        caps = Capabilities.default(kube_version=kube_version, api_versions=api_versions)
+        _check_kube_version(chart, caps)
+        process_dependencies(chart, config)
+        options = ReleaseOptions(name=name, namespace=namespace, revision=revision,
+                                 is_install=is_install, is_upgrade=is_upgrade)
+        top = to_render_values(chart, config, options, caps)
+        rendered = Engine(lookup=lookup).render(chart, top)
+    except ValuesError as exc:
+        raise RenderError(str(exc), kind="values")
+    except ChartError as exc:
+        raise RenderError(str(exc), kind="chart")
+    files = dict(rendered)
+    notes = _take_notes(files, chart.name, subchart_notes)
+    if post_renderer:
+        files = _post_render(files, post_renderer, enable_plugins)
+    try:
+        hooks, manifests = sort_manifests(files)
+    except ManifestError as exc:
+        raise RenderError(str(exc))
+    crds = [(path, _text(data)) for path, _name, data in chart.crd_objects()]
+    if show_only:
+        hooks, manifests = _show_only(hooks, manifests, show_only)
+    manifest = assemble(manifests, crds if include_crds else ())
+    from .. import goyaml
+    resources = [goyaml.load(m.content) for m in manifests]
+    return RenderResult(rendered, manifest, hooks, notes, crds,
+                        [r for r in resources if r is not None], config, chart, manifests)
+
+
+def _text(data):
+    return data if isinstance(data, str) else data.decode("utf-8", "surrogateescape")
+
+
+def _check_kube_version(chart, caps):
+    constraint = chart.metadata.get("kubeVersion")
+    if not constraint:
+        return
+    from ..chart.semver import is_compatible_range
+    version = caps.kube_version_string()
+    if not is_compatible_range(constraint, version):
+        raise RenderError("chart requires kubeVersion: %s which is incompatible with Kubernetes %s"
+                          % (constraint, version))
+
+
+def _take_notes(files, chart_name, subchart_notes):
+    """Remove every ``*NOTES.txt`` from ``files``; return the root chart's (or all) notes."""
+    root_notes = posixpath.join(chart_name, "templates", NOTES_SUFFIX)
+    parts = []
+    for path in sorted(files):
+        if path.endswith(NOTES_SUFFIX):
+            text = files.pop(path)
+            if subchart_notes or path == root_notes:
+                parts.append(text)
+    return "\n".join(parts)
+
+
+def _show_only(hooks, manifests, patterns):
+    from .manifest import _path_match
+    keep = []
+    for pattern in patterns:
+        pattern = pattern.replace("\\", "/")
+        found = [m for m in list(manifests) + list(hooks)
+                 if _path_match(pattern, _chart_relative(_source(m)))]
+        if not found:
+            raise RenderError("could not find template %s in chart" % pattern)
+        keep.extend(found)
+    ids = {id(x) for x in keep}
+    return [h for h in hooks if id(h) in ids], [m for m in manifests if id(m) in ids]
+
+
+def _source(item):
+    return item.path if isinstance(item, Hook) else item.name
+
+
+def _chart_relative(path):
+    return path.split("/", 1)[1] if "/" in path else path
+
+
+def _post_render(files, renderers, enable_plugins):
+    """Helm 4's combined post-rendering: templates and hooks together, before sorting."""
+    from ..postrender import PostRenderError, run_files
+    try:
+        return run_files(files, renderers, enable_plugins=enable_plugins)
+    except PostRenderError as exc:
+        raise RenderError("error while running post render on files: %s" % exc)

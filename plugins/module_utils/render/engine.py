@@ -1,0 +1,263 @@
+"""Helm 4's ``engine.Render``: parse every template of a chart tree into one namespace, run them.
+
+Follows ``pkg/engine/engine.go``: template names are ``<chart full path>/<file>``; files are
+parsed deepest-path first and, at equal depth, in reverse byte order (so the last parsed
+``define`` - the shallowest, alphabetically first - wins); every non-partial file is executed
+in that same order with its chart's shared top-level object, which templates may mutate
+(``set $ "Values" ...``) for the files that run after them.
+"""
+import posixpath
+import re
+
+from ..funcs.helm import (
+    HELM_FUNCS, REMOVED_SPRIG, WARN_END, WARN_START, include_func, tpl_func,
+)
+from ..funcs.sprig._go import gofunc
+
+NO_VALUE = "<no value>"
+_WARN = re.compile(re.escape(WARN_START) + r"(.*)" + re.escape(WARN_END), re.S)
+
+
+class RenderError(Exception):
+    """A chart failed to render; the message names file, line and column as Helm 4 does.
+
+    ``kind`` says which stage failed: ``render`` (templates, manifests), ``values`` (values or
+    schema validation) or ``chart`` (the chart itself).
+    """
+
+    def __init__(self, message, kind="render"):
+        super(RenderError, self).__init__(message)
+        self.kind = kind
+
+
+class Renderable(object):
+    """One template file: its source, its chart's top-level object, its ``Template.BasePath``."""
+
+    __slots__ = ("text", "vals", "base_path")
+
+    def __init__(self, text, vals, base_path):
+        self.text = text
+        self.vals = vals
+        self.base_path = base_path
+
+
+def _decode(data):
+    if isinstance(data, str):
+        return data
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _values_table(values, name):
+    """``Values.Table(name)`` for one key: a map table or ``None``."""
+    if isinstance(values, dict):
+        table = values.get(name)
+        if isinstance(table, dict):
+            return table
+    return None
+
+
+def _values_type():
+    from ..chart.values import Values
+    return Values
+
+
+def _files_object(chart):
+    from ..chart.files import Files
+    return Files(chart.files)
+
+
+def collect_templates(chart, top):
+    """Helm's ``allTemplates``: ``{template name: Renderable}`` for the chart and its subcharts.
+
+    ``top`` is the render-values map (``Release``, ``Capabilities``, ``Values``...). Each chart
+    gets one top-level object shared by all its templates, as in Helm.
+    """
+    templates = {}
+    _collect(chart, top, templates, _values_type())
+    return templates
+
+
+def _collect(chart, parent, templates, values_type):
+    subcharts = {}
+    vals = {
+        "Chart": chart.template_chart(),
+        "Files": _files_object(chart),
+        "Release": parent.get("Release"),
+        "Capabilities": parent.get("Capabilities"),
+        "Values": values_type(),
+        "Subcharts": subcharts,
+    }
+    if chart.is_root():
+        vals["Values"] = parent.get("Values")
+    else:
+        table = _values_table(parent.get("Values"), chart.name)
+        if table is not None:
+            vals["Values"] = table if isinstance(table, values_type) else values_type(table)
+    for child in chart.dependencies:
+        subcharts[child.name] = _collect(child, vals, templates, values_type)
+    full_path = chart.chart_full_path()
+    base_path = full_path + "/templates"
+    library = chart.is_library()
+    for name, data in chart.templates:
+        if library and not posixpath.basename(name).startswith("_"):
+            continue
+        templates[full_path + "/" + name] = Renderable(_decode(data), vals, base_path)
+    return vals
+
+
+def sort_templates(names):
+    """Helm's ``sortTemplates``: deepest path first, then reverse byte order."""
+    return sorted(names, key=lambda n: (n.count("/"), n.encode("utf-8", "surrogateescape")),
+                  reverse=True)
+
+
+def base_funcs():
+    """Sprig, minus what Helm removes, then Helm's own functions."""
+    from ..funcs.sprig import SPRIG_FUNCS
+    funcs = dict(SPRIG_FUNCS)
+    for name in REMOVED_SPRIG:
+        funcs.pop(name, None)
+    funcs.update(HELM_FUNCS)
+    return funcs
+
+
+class Engine(object):
+    """One render: a template set with include/tpl/lookup bound to it.
+
+    ``lookup`` is ``callable(api_version, kind, namespace, name) -> dict``; without one,
+    lookup returns an empty map as in ``helm template``.
+    """
+
+    def __init__(self, lookup=None, funcs=None):
+        self.funcs = dict(funcs if funcs is not None else base_funcs())
+        if lookup is not None:
+            self.funcs["lookup"] = _lookup_func(lookup)
+
+    def _template_set(self):
+        from ..gotemplate import TemplateSet
+        counters = {}
+        tset = TemplateSet(dict(self.funcs), missingkey="zero")
+
+        def bound(target):
+            return {"include": include_func(target, counters),
+                    "tpl": tpl_func(target, counters, bound)}
+        tset.add_funcs(bound(tset))
+        return tset
+
+    def render(self, chart, top):
+        """Render every template of ``chart``: ``{template name: output}`` (partials omitted)."""
+        return self.render_templates(collect_templates(chart, top))
+
+    def render_templates(self, templates):
+        from ..gotemplate import ParseError
+        tset = self._template_set()
+        order = sort_templates(templates)
+        for name in order:
+            try:
+                tset.parse(name, templates[name].text)
+            except ParseError as exc:
+                raise RenderError(format_parse_error(name, exc))
+        rendered = {}
+        for name in order:
+            if posixpath.basename(name).startswith("_"):
+                continue
+            item = templates[name]
+            item.vals["Template"] = _template_object(name, item.base_path)
+            try:
+                out = tset.execute(name, item.vals)
+            except RecursionError:
+                raise RenderError("rendering template failed: runtime: goroutine stack exceeds "
+                                  "1000000000-byte limit")
+            except Exception as exc:
+                raise RenderError(format_exec_error(name, exc))
+            rendered[name] = out.replace(NO_VALUE, "")
+        return rendered
+
+
+def _lookup_func(lookup):
+    @gofunc("string", "string", "string", "string", returns="map[string]interface {}")
+    def lookup_(api_version, kind, namespace, name):
+        return lookup(api_version, kind, namespace, name)
+    return lookup_
+
+
+def _template_object(name, base_path):
+    return _values_type()({"Name": name, "BasePath": base_path})
+
+
+def format_parse_error(filename, exc):
+    """Helm's ``cleanupParseError``: ``parse error at (<file>:<line>): <last message part>``."""
+    tokens = str(exc).split(": ")
+    if len(tokens) == 1:
+        return "parse error in (%s): %s" % (filename, exc)
+    return "parse error at (%s): %s" % (tokens[1], tokens[-1])
+
+
+def _error_chain(exc):
+    """The Go error chain: the exception, then what it wraps (``__cause__``)."""
+    chain = []
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        chain.append(exc)
+        exc = getattr(exc, "wrapped", None) or exc.__cause__
+    return chain
+
+
+def _parse_exec_message(text):
+    """Helm 4's ``parseTemplateExecErrorString``: (location, function, message) or None."""
+    prefix = "template: "
+    if not text.startswith(prefix):
+        return None
+    rest = text[len(prefix):]
+    if rest.startswith("no template "):
+        return ("", "", text)
+    name, sep, after = rest.partition(': executing "')
+    if sep:
+        func, sep, rest2 = after.partition('" at <')
+        if not sep:
+            return None
+        loc, sep, msg = rest2.partition(">: ")
+        if not sep:
+            return None
+        cut = msg.find(" template:")
+        if cut >= 0:
+            msg = msg[:cut]
+        return (name, 'executing "%s" at <%s>:' % (func, loc), msg)
+    i = rest.rfind(": ")
+    if i < 0:
+        return None
+    return (rest[:i], "", rest[i + 2:])
+
+
+def _traceable_str(location, function, message):
+    out = ""
+    if location:
+        out += location + "\n  "
+    if function:
+        out += function + "\n    "
+    if message:
+        out += message + "\n"
+    return out
+
+
+def format_exec_error(filename, exc):
+    """Helm 4's ``reformatExecErrorMsg`` over our exec errors."""
+    from ..gotemplate import ExecError
+    text = str(exc)
+    if not isinstance(exc, ExecError):
+        return "rendering template failed: %s" % text if not text.startswith("template: ") else text
+    tokens = text.split(": ", 2)
+    if len(tokens) != 3:
+        return "render error in (%s): %s" % (filename, text)
+    match = _WARN.search(tokens[2])
+    if match:
+        return "execution error at (%s): %s" % (tokens[1], match.group(1))
+    locations = []
+    for link in _error_chain(exc):
+        parsed = _parse_exec_message(str(link))
+        if parsed is None:
+            return text
+        if not locations or locations[-1] != parsed:
+            locations.append(parsed)
+    return "".join(_traceable_str(*loc) for loc in locations).strip()

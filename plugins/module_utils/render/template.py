@@ -1,0 +1,107 @@
+"""``helm template`` as a plain function: the logic behind the ``template`` module.
+
+Takes the module's options (kubernetes.core.helm_template names) and returns the result
+dict and warnings; no Ansible import here, so it is testable and reusable.
+"""
+import os
+
+from . import RenderError, render_release
+from .manifest import SOURCE_HEADER, ManifestError, template_output
+
+# helm_template options that only mean something to a helm binary or a chart repository.
+IGNORED_OPTIONS = ("binary_path", "update_repo_cache", "insecure_registry", "plain_http")
+
+
+class TemplateError(Exception):
+    """The template could not be produced; the message is for the user."""
+
+
+def _check_chart(options, warnings):
+    chart_ref = options["chart_ref"]
+    if options.get("chart_repo_url"):
+        warnings.append("chart_repo_url is not supported (charts are rendered offline); "
+                        "chart_ref must be a local chart directory or archive")
+    if options.get("dependency_update"):
+        warnings.append("dependency_update is ignored: subcharts are taken as vendored under charts/")
+    for name in IGNORED_OPTIONS:
+        if options.get(name):
+            warnings.append("%s is ignored: helmless.core needs no helm binary" % name)
+    if not os.path.exists(chart_ref):
+        raise TemplateError("chart_ref %s is not a local chart directory or archive (repository "
+                            "and OCI references are not supported offline)" % chart_ref)
+    return chart_ref
+
+
+def run_template(options):
+    """Render like ``helm template``; returns ``(result, warnings)``.
+
+    ``result`` holds rendered, manifest, notes, hooks, crds, resources and ``stdout`` (what
+    ``helm template`` prints); with ``output_dir`` the files are written as Helm writes them
+    and ``files`` lists them.
+    """
+    warnings = []
+    chart_ref = _check_chart(options, warnings)
+    try:
+        result = render_release(
+            chart_ref,
+            name=options.get("release_name") or "release-name",
+            namespace=options.get("release_namespace") or "default",
+            values=options.get("release_values") or None,
+            values_files=options.get("values_files") or (),
+            set_values=options.get("set_values") or (),
+            is_install=not options.get("is_upgrade"),
+            is_upgrade=bool(options.get("is_upgrade")),
+            kube_version=options.get("kube_version"),
+            api_versions=options.get("api_versions"),
+            post_renderer=options.get("post_renderer"),
+            enable_plugins=bool(options.get("enable_plugins")),
+            include_crds=bool(options.get("include_crds")))
+    except RenderError as exc:
+        raise TemplateError(str(exc))
+    wanted = options.get("chart_version")
+    if wanted and wanted.lstrip("v") != str(result.chart.version).lstrip("v"):
+        warnings.append("chart_version %s ignored: the local chart is version %s"
+                        % (wanted, result.chart.version))
+    disable_hooks = bool(options.get("disable_hook"))
+    try:
+        stdout = template_output(result.manifest, result.hooks, disable_hooks,
+                                 options.get("show_only") or None)
+    except ManifestError as exc:
+        raise TemplateError(str(exc))
+    out = {
+        "rendered": result.rendered,
+        "manifest": result.manifest,
+        "notes": result.notes,
+        "hooks": [] if disable_hooks else [h.to_dict() for h in result.hooks],
+        "crds": [{"path": path, "content": text} for path, text in result.crds],
+        "resources": result.resources,
+        "stdout": stdout,
+    }
+    if options.get("output_dir"):
+        out["files"] = write_output_dir(options["output_dir"], result, disable_hooks,
+                                        bool(options.get("include_crds")),
+                                        dry_run=bool(options.get("check_mode")))
+    return out, warnings
+
+
+def write_output_dir(output_dir, result, disable_hooks=False, include_crds=False, dry_run=False):
+    """``helm template --output-dir``: each document appended to ``<dir>/<source path>``."""
+    contents = {}
+    if include_crds:
+        for path, text in result.crds:
+            contents.setdefault(path, []).append(SOURCE_HEADER % (path, text))
+    for m in result.manifests:
+        contents.setdefault(m.name, []).append(SOURCE_HEADER % (m.name, m.content))
+    if not disable_hooks:
+        for h in result.hooks:
+            contents.setdefault(h.path, []).append(SOURCE_HEADER % (h.path, h.manifest))
+    written = []
+    for name, parts in contents.items():
+        target = os.path.join(output_dir, *name.split("/"))
+        written.append(target)
+        if dry_run:
+            continue
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "w", encoding="utf-8", errors="surrogateescape") as handle:
+            handle.write("".join(parts))
+    return sorted(written)
