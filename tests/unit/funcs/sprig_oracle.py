@@ -166,10 +166,23 @@ def _call(name, args):
         raise CallError("%s: %s" % (name, exc))
 
 
+def _as_yaml_numbers(v):
+    """Values files reach templates with every number as float64."""
+    if isinstance(v, bool) or v is None:
+        return v
+    if isinstance(v, int):
+        return float(v)
+    if isinstance(v, list):
+        return [_as_yaml_numbers(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _as_yaml_numbers(x) for k, x in v.items()}
+    return v
+
+
 def evaluate(expr, values=None):
     """What ``{{ expr }}`` renders with our functions (or 'ERROR fn: msg')."""
     try:
-        v = _Parser(_tokens(expr), values or {}).pipeline()
+        v = _Parser(_tokens(expr), _as_yaml_numbers(values or {})).pipeline()
     except CallError as exc:
         return "ERROR " + str(exc)
     if v is None:

@@ -238,8 +238,10 @@ def parse_float(s):
         return float("-inf") if t.startswith("-") else float("inf")
     if body == "nan" and t == body:
         return float("nan")
-    if not s or s != s.strip() or "_" in s and not body.startswith("0x"):
+    if not s or s != s.strip() or "_" in s and not _underscore_ok(body):
         raise ValueError(s)
+    s = s.replace("_", "")
+    t = s.lower()
     if body.startswith("0x"):
         try:
             v = float.fromhex(s.replace("_", ""))

@@ -45,14 +45,12 @@ def last(lst):
 
 @gofunc("interface {}")
 def rest(lst):
-    items = _kind_of_list(lst, "Cannot find rest on type %s")
-    return items[1:] if items else None
+    return _kind_of_list(lst, "Cannot find rest on type %s")[1:]
 
 
 @gofunc("interface {}")
 def initial(lst):
-    items = _kind_of_list(lst, "Cannot find initial on type %s")
-    return items[:-1] if items else None
+    return _kind_of_list(lst, "Cannot find initial on type %s")[:-1]
 
 
 @gofunc("interface {}")
@@ -100,7 +98,7 @@ def slice_(lst, *indices):
     start = to_int(indices[0]) if indices else 0
     end = to_int(indices[1]) if len(indices) >= 2 else n
     if not 0 <= start <= end <= n:
-        raise GoPanic("reflect: slice index out of range")
+        raise GoPanic("reflect.Value.Slice: slice index out of bounds")
     return items[start:end]
 
 

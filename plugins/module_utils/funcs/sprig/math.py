@@ -236,7 +236,7 @@ def _dec_float(d):
 
 def _dec_div(a, b):
     if b.is_zero():
-        raise GoPanic("decimal division by zero")
+        raise GoPanic("decimal division by 0")
     q = _CTX.divide(a, b)
     return q.quantize(decimal.Decimal("1e-16"), rounding=decimal.ROUND_HALF_UP, context=_CTX)
 
