@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Render time of every corpus chart, ours against real Helm 4 (helm_python) in the same run.
+
+For each chart: the median of N renders, each of a freshly loaded chart, load time excluded
+(as SOURCES.md measures the oracle). Charts whose default values fail by design use their
+first values file. Prints a table with the ratio ours/helm and the geometric mean, then the
+peak RSS of one render of the largest chart, each side in a fresh process.
+
+    python3 benchmarks/render.py [-n 5] [chart ...]
+"""
+import argparse
+import glob
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.environ.get("HELMLESS_SHARED", os.path.join(os.path.dirname(ROOT), "shared"))
+CHARTS = os.path.join(SHARED, "charts")
+COLLECTIONS = os.path.join(ROOT, ".build", "collections")
+LARGEST = "kube-prometheus-stack"
+
+
+def _setup_import():
+    link = os.path.join(COLLECTIONS, "ansible_collections", "helmless", "core")
+    if not os.path.islink(link):
+        os.makedirs(os.path.dirname(link), exist_ok=True)
+        try:
+            os.symlink(ROOT, link)
+        except FileExistsError:
+            pass
+    if COLLECTIONS not in sys.path:
+        sys.path.insert(0, COLLECTIONS)
+
+
+def charts():
+    return sorted(d for d in os.listdir(CHARTS)
+                  if os.path.isfile(os.path.join(CHARTS, d, "Chart.yaml")))
+
+
+def _values_for(chart):
+    """Default values, unless the oracle refuses them; then the first values file."""
+    from helm_python import Chart, HelmError
+    try:
+        Chart.load(os.path.join(CHARTS, chart)).render({}, name="rel", namespace="ns")
+        return None
+    except HelmError:
+        files = sorted(glob.glob(os.path.join(CHARTS, "values", chart + "-*.yaml")))
+        return files[0] if files else None
+
+
+def _time_oracle(chart, values_path, runs):
+    from helm_python import Chart, values_from_yaml
+    values = {}
+    if values_path:
+        with open(values_path) as handle:
+            values = values_from_yaml(handle.read()) or {}
+    times = []
+    for _ in range(runs):
+        loaded = Chart.load(os.path.join(CHARTS, chart))
+        start = time.perf_counter()
+        loaded.render(values, name="rel", namespace="ns")
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _time_ours(chart, values_path, runs):
+    from ansible_collections.helmless.core.plugins.module_utils.chart import load_chart
+    from ansible_collections.helmless.core.plugins.module_utils.render import render_release
+    files = [values_path] if values_path else ()
+    times = []
+    for _ in range(runs):
+        loaded = load_chart(os.path.join(CHARTS, chart))
+        start = time.perf_counter()
+        render_release(loaded, name="rel", namespace="ns", values_files=files)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+_RSS_CHILD = r"""
+import sys, resource
+sys.path.insert(0, %(collections)r)
+chart = %(chart)r
+if %(side)r == "helm":
+    from helm_python import Chart
+    Chart.load(chart).render({}, name="rel", namespace="ns")
+else:
+    from ansible_collections.helmless.core.plugins.module_utils.render import render_release
+    render_release(chart, name="rel", namespace="ns")
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def peak_rss_mib(side, chart):
+    code = _RSS_CHILD % {"collections": COLLECTIONS, "chart": os.path.join(CHARTS, chart),
+                         "side": side}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if out.returncode != 0:
+        return None
+    return int(out.stdout.strip().splitlines()[-1]) / 1024.0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("-n", "--runs", type=int, default=5)
+    parser.add_argument("charts", nargs="*")
+    args = parser.parse_args(argv)
+    _setup_import()
+    rows = []
+    print("%-26s %12s %12s %8s" % ("chart", "helm ms", "ours ms", "ratio"))
+    for chart in args.charts or charts():
+        values = _values_for(chart)
+        helm = _time_oracle(chart, values, args.runs)
+        try:
+            mine = _time_ours(chart, values, args.runs)
+        except Exception as exc:  # a chart we cannot render yet is reported, not fatal
+            print("%-26s %12.1f %12s %8s  (%s)" % (chart, helm * 1e3, "error", "-",
+                                                  str(exc).splitlines()[0][:60]))
+            continue
+        rows.append((chart, helm, mine))
+        print("%-26s %12.1f %12.1f %8.1f" % (chart, helm * 1e3, mine * 1e3, mine / helm))
+        sys.stdout.flush()
+    if rows:
+        geo = math.exp(sum(math.log(m / h) for _, h, m in rows) / len(rows))
+        print("%-26s %12s %12s %8.1f" % ("geometric mean (ratio)", "", "", geo))
+    helm_rss, our_rss = peak_rss_mib("helm", LARGEST), peak_rss_mib("ours", LARGEST)
+    fmt = lambda v: "%.0f MiB" % v if v is not None else "error"  # noqa: E731
+    print("peak RSS rendering %s: helm %s, ours %s" % (LARGEST, fmt(helm_rss), fmt(our_rss)))
+
+
+if __name__ == "__main__":
+    main()
