@@ -1,0 +1,1 @@
+"""Release operations (install, upgrade, rollback, uninstall, info) that carry out a Plan."""

@@ -1,0 +1,81 @@
+"""Carry out a Plan: the only code that writes objects. It never decides; the planner did."""
+import time
+
+from ..kube.errors import ApiError, KubeError
+from ..kube.readiness import is_ready, wait_deleted, wait_ready
+
+
+class ExecuteError(Exception):
+    """A planned request failed on the server."""
+
+
+def _run(client, change, force_conflicts):
+    res, ns = change.resource, change.namespace or None
+    if change.action == "create":
+        return client.create(change.body, ns)
+    if change.action == "replace":
+        return client.replace(change.body, ns)
+    if change.action == "apply":
+        return client.patch(res.api_version, res.kind, res.name, ns, change.body, "apply", force=force_conflicts)
+    if change.action == "patch":
+        return client.patch(res.api_version, res.kind, res.name, ns, change.patch, change.patch_type)
+    if change.action == "delete":
+        client.delete(res.api_version, res.kind, res.name, ns)
+    return None
+
+
+def apply_changes(client, changes, force_conflicts=False):
+    """Creates/updates in plan order, then deletions; returns the changes actually carried out."""
+    done = []
+    for change in [c for c in changes if c.action in ("create", "patch", "apply", "replace")]:
+        try:
+            change.after = _run(client, change, force_conflicts) or change.after
+        except (ApiError, KubeError) as exc:
+            raise ExecuteError("failed to %s %s: %s" % (change.action, change.resource.label(),
+                                                         getattr(exc, "message", "") or exc)) from exc
+        done.append(change)
+    for change in [c for c in changes if c.action == "delete"]:
+        try:
+            _run(client, change, force_conflicts)
+        except (ApiError, KubeError) as exc:
+            raise ExecuteError("failed to delete %s: %s" % (change.resource.label(), exc)) from exc
+        done.append(change)
+    return done
+
+
+def refs(changes, actions=("create", "patch", "apply", "replace", "unchanged")):
+    return [(c.resource.api_version, c.resource.kind, c.resource.name, c.namespace) for c in changes
+            if c.action in actions]
+
+
+def wait_for(client, changes, timeout):
+    wait_ready(client, refs(changes), timeout)
+
+
+def wait_gone(client, changes, timeout):
+    wait_deleted(client, refs(changes, ("delete",)), timeout)
+
+
+def install_crds(client, crd_changes, timeout=60):
+    """Create (or apply, with ``crds: upgrade``) CRDs, wait until Established, refresh discovery."""
+    for change in crd_changes:
+        try:
+            if change.action == "create":
+                client.create(change.resource.obj)
+            elif change.action == "apply":
+                client.patch(change.resource.api_version, "CustomResourceDefinition", change.resource.name, None,
+                             change.resource.obj, "apply", force=True)
+        except ApiError as exc:
+            if not exc.already_exists:
+                raise ExecuteError("failed to install CRD %s: %s" % (change.resource.name, exc.message)) from exc
+    deadline = time.monotonic() + timeout
+    for change in crd_changes:
+        while True:
+            live = client.get(change.resource.api_version, "CustomResourceDefinition", change.resource.name)
+            if live is not None and is_ready(client, live):
+                break
+            if time.monotonic() > deadline:
+                raise ExecuteError("CRD %s not established in time" % change.resource.name)
+            time.sleep(0.2)
+    if crd_changes:
+        client.discovery.invalidate()

@@ -1,0 +1,104 @@
+"""Hook execution as Helm's execHook: order, delete policies, Job/Pod waiting, ``last_run`` recorded."""
+import time
+
+import yaml
+
+from ..kube.errors import ApiError, KubeError
+from ..kube.readiness import job_state, pod_state, wait_deleted
+from ..plan.manifest import INSTALL_ORDER
+from ..release.model import now
+
+
+class HookError(Exception):
+    """A hook failed to be created or did not succeed."""
+
+
+def _kind_index(kind):
+    return INSTALL_ORDER.index(kind) if kind in INSTALL_ORDER else len(INSTALL_ORDER)
+
+
+def hooks_for(release, event):
+    """The release's hooks for ``event`` in execution order: weight, name, then install-order kind."""
+    hooks = [h for h in release.get("hooks") or [] if event in (h.get("events") or [])]
+    hooks.sort(key=lambda h: (_kind_index(h.get("kind", "")), h.get("kind", "")))
+    hooks.sort(key=lambda h: (int(h.get("weight") or 0), h.get("name", "")))
+    return hooks
+
+
+def _ref(hook, namespace):
+    obj = yaml.safe_load(hook["manifest"]) or {}
+    meta = obj.setdefault("metadata", {})
+    return obj, (obj.get("apiVersion"), obj.get("kind"), meta.get("name"), meta.get("namespace") or namespace)
+
+
+class HookRunner:
+    def __init__(self, client, namespace, record, timeout):
+        """``record(release)`` persists the release (so ``last_run`` and status survive a crash)."""
+        self.client = client
+        self.namespace = namespace
+        self.record = record
+        self.timeout = timeout
+
+    def _namespace_for(self, api_version, kind, ns):
+        try:
+            return ns if self.client.is_namespaced(api_version, kind) else None
+        except KubeError:
+            return ns
+
+    def _delete(self, hook, wait=True):
+        obj, (api_version, kind, name, ns) = _ref(hook, self.namespace)
+        if kind == "CustomResourceDefinition":
+            return
+        ns = self._namespace_for(api_version, kind, ns)
+        if self.client.delete(api_version, kind, name, ns) and wait:
+            wait_deleted(self.client, [(api_version, kind, name, ns)], self.timeout, interval=0.5)
+
+    def _wait(self, obj, ref, deadline):
+        api_version, kind, name, ns = ref
+        if kind not in ("Job", "Pod"):
+            return
+        check = job_state if kind == "Job" else pod_state
+        while True:
+            live = self.client.get(api_version, kind, name, ns)
+            state = "complete" if live is None else check(live)
+            if state == "complete":
+                return
+            if state:
+                raise HookError("%s %s %s" % (kind.lower(), name, state))
+            if time.monotonic() >= deadline:
+                raise HookError("%s %s: timed out waiting for the condition" % (kind.lower(), name))
+            time.sleep(0.5)
+
+    def run(self, release, event):
+        """Run every hook of ``event``; raise HookError (after Helm's cleanup) when one fails."""
+        hooks = hooks_for(release, event)
+        done = []
+        for hook in hooks:
+            if not hook.get("delete_policies"):
+                hook["delete_policies"] = ["before-hook-creation"]
+            if "before-hook-creation" in hook["delete_policies"]:
+                self._delete(hook)
+            hook["last_run"] = {"started_at": now(), "phase": "Running"}
+            self.record(release)
+            obj, ref = _ref(hook, self.namespace)
+            ns = self._namespace_for(ref[0], ref[1], ref[3])
+            if ns:
+                obj["metadata"]["namespace"] = ns
+            try:
+                self.client.create(obj, ns)
+                self._wait(obj, (ref[0], ref[1], ref[2], ns), time.monotonic() + self.timeout)
+            except (ApiError, KubeError, HookError) as exc:
+                hook["last_run"] = dict(hook["last_run"], completed_at=now(), phase="Failed")
+                self.record(release)
+                if "hook-failed" in hook["delete_policies"]:
+                    self._delete(hook, wait=False)
+                for prev in done:
+                    if "hook-succeeded" in prev["delete_policies"]:
+                        self._delete(prev, wait=False)
+                raise HookError("warning: Hook %s %s failed: %s" % (event, hook.get("path", ""), exc)) from exc
+            hook["last_run"] = dict(hook["last_run"], completed_at=now(), phase="Succeeded")
+            done.append(hook)
+        for hook in reversed(done):
+            if "hook-succeeded" in hook["delete_policies"]:
+                self._delete(hook, wait=False)
+        return [h["name"] for h in hooks]

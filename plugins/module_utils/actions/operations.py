@@ -1,0 +1,425 @@
+"""Install/upgrade, uninstall and rollback of one release: plan, then (unless check mode) execute.
+
+Statuses, descriptions and revision bookkeeping follow Helm's pkg/action so `helm` reads our records.
+"""
+import time
+
+from ..kube.errors import ApiError, KubeError
+from ..kube.openapi import OpenAPI
+from ..plan.manifest import ManifestError, parse_manifest
+from ..plan.planner import Change, Plan, PlanError, Planner, uninstall_plan
+from ..release.codec import go_json
+from ..release.lease import IN_PROGRESS, Lease, LeaseHeld, lease_state
+from ..release.model import PENDING, now, release_record, set_status, sorted_map
+from ..release.storage import Storage, StorageError
+from .executor import ExecuteError, apply_changes, install_crds, wait_for, wait_gone
+from .hooks import HookError, HookRunner, hooks_for
+from .report import Outcome
+
+STALE_PENDING_SECONDS = 300
+
+
+class OperationError(Exception):
+    """The operation failed; ``outcome`` holds what was done before (for the module's result)."""
+
+    def __init__(self, message, outcome=None):
+        super().__init__(message)
+        self.outcome = outcome
+
+
+class Options:
+    """Operation options with Helm's defaults."""
+
+    def __init__(self, **kwargs):
+        self.check_mode = False
+        self.strategy = "chart-delta"
+        self.take_ownership = False
+        self.force = False
+        self.force_conflicts = False
+        self.wait = False
+        self.timeout = 300
+        self.atomic = False
+        self.history_max = 10
+        self.disable_hook = False
+        self.create_namespace = False
+        self.skip_crds = False
+        self.upgrade_crds = False
+        self.description = None
+        self.purge = True
+        self.lease_duration = 15
+        for key, value in kwargs.items():
+            if not hasattr(self, key):
+                raise TypeError("unknown option %s" % key)
+            setattr(self, key, value)
+
+
+class ReleaseEngine:
+    """Operations on release ``name`` in ``namespace`` through one KubeClient."""
+
+    def __init__(self, client, name, namespace, driver="secret", cache_dir=None):
+        self.client = client
+        self.name = name
+        self.namespace = namespace
+        self.storage = Storage(client, namespace, driver)
+        self.openapi = OpenAPI(client, cache_dir)
+
+    # ---- shared -------------------------------------------------------------------------------
+    def history(self):
+        return self.storage.history(self.name)
+
+    def _planner(self, opts):
+        return Planner(self.client, self.openapi, self.name, self.namespace, opts.strategy, opts.take_ownership,
+                       opts.force, opts.force_conflicts)
+
+    def _pending(self, last, opts):
+        """For a ``pending-*`` last revision: raise if its operation is alive, else say it is recoverable."""
+        if last is None or last["info"]["status"] not in PENDING:
+            return False
+        lease, expired = lease_state(self.client, self.namespace, self.name)
+        if lease is not None and not expired:
+            raise OperationError(IN_PROGRESS)
+        if lease is None:
+            labels = last.get("_labels") or {}
+            stamp = labels.get("modifiedAt") or labels.get("createdAt")
+            if stamp and time.time() - int(stamp) < STALE_PENDING_SECONDS:
+                raise OperationError(IN_PROGRESS)
+        return True
+
+    def _recover(self, last):
+        verb = {"pending-install": "Release", "pending-upgrade": "Upgrade", "pending-rollback": "Rollback"}
+        set_status(last, "failed", '%s "%s" failed: operation interrupted (its process is gone; recovered)'
+                   % (verb[last["info"]["status"]], self.name))
+        self.storage.update(last)
+
+    def _lease(self, opts):
+        try:
+            return Lease(self.client, self.namespace, self.name, opts.lease_duration).acquire()
+        except LeaseHeld as exc:
+            raise OperationError(str(exc)) from exc
+
+    def _namespace_exists(self):
+        try:
+            return self.client.get("v1", "Namespace", self.namespace) is not None
+        except ApiError as exc:
+            if exc.status == 403:
+                return True  # namespace-scoped RBAC: assume it exists, the writes will tell
+            raise
+
+    # ---- install / upgrade ---------------------------------------------------------------------
+    def present(self, inp, opts):
+        history = self.history()
+        last = history[-1] if history else None
+        recover = self._pending(last, opts)
+        deployed = Storage.deployed(history)
+        current = deployed
+        if current is None and last is not None and (last["info"]["status"] in ("failed", "superseded") or recover):
+            current = last
+        install = current is None
+        version = last["version"] + 1 if last else 1
+        try:
+            target = parse_manifest(inp.manifest)
+            previous = parse_manifest(current["manifest"]) if current and current.get("manifest") else []
+        except ManifestError as exc:
+            raise OperationError(str(exc)) from exc
+        outcome = Outcome("install" if install else "upgrade", opts.check_mode)
+        plan = Plan(opts.strategy)
+        if install and not self._namespace_exists():
+            if not opts.create_namespace:
+                raise OperationError('create: failed to create: namespaces "%s" not found' % self.namespace)
+            plan.namespace_create = {"apiVersion": "v1", "kind": "Namespace",
+                                     "metadata": {"name": self.namespace, "labels": {"name": self.namespace}}}
+        crd_changes, pending_kinds = self._plan_crds(inp, install, opts)
+        trusted = current is not None and current["info"]["status"] == "deployed" and not recover
+        try:
+            planned = self._planner(opts).plan(previous, target, pending_kinds=pending_kinds,
+                                               missing_is_drift=trusted)
+        except (PlanError, KubeError) as exc:
+            raise OperationError(str(exc), outcome) from exc
+        plan.changes, plan.crds = planned.changes, crd_changes
+        changed = install or recover or plan.changed or _differs(current, last, inp)
+        event = "install" if install else "upgrade"
+        outcome.plan(plan, hooks=[] if opts.disable_hook or not changed else
+                     [h["name"] for e in ("pre-", "post-") for h in hooks_for({"hooks": inp.hooks}, e + event)])
+        outcome.changed = changed
+        if not changed:
+            outcome.release = current
+            return outcome
+        if opts.check_mode:
+            outcome.release = self._new_record(inp, version, current, install, opts, "pending-" + event)
+            set_status(outcome.release, "deployed", "Install complete" if install else "Upgrade complete")
+            return outcome
+        lease = self._lease(opts)
+        try:
+            if recover:
+                self._recover(last)
+            return self._run_present(inp, opts, plan, outcome, version, current, install, history)
+        finally:
+            lease.release_lease()
+
+    def _new_record(self, inp, version, current, install, opts, status):
+        stamp = now()
+        first = stamp if install or current is None else current["info"].get("first_deployed", stamp)
+        rel = release_record(self.name, self.namespace, version, inp.chart, inp.config, inp.manifest,
+                             [dict(h, last_run={"phase": ""}) for h in inp.hooks], status,
+                             "Initial install underway" if install else "Preparing upgrade", first, stamp,
+                             inp.notes, "ssa" if opts.strategy == "server-side" else "csa")
+        if current is not None and not install:
+            rel["_labels"] = {k: v for k, v in (current.get("_labels") or {}).items()
+                              if k not in ("name", "owner", "status", "version", "createdAt", "modifiedAt")}
+        return rel
+
+    def _plan_crds(self, inp, install, opts):
+        changes, kinds = [], {}
+        if opts.skip_crds or not inp.crds or not (install or opts.upgrade_crds):
+            return changes, kinds
+        for path, text in inp.crds:
+            try:
+                docs = parse_manifest(text)
+            except ManifestError as exc:
+                raise OperationError("%s: %s" % (path, exc)) from exc
+            for res in docs:
+                if res.kind != "CustomResourceDefinition":
+                    continue
+                live = self.client.get(res.api_version, res.kind, res.name)
+                spec = res.obj.get("spec") or {}
+                for ver in spec.get("versions") or [{"name": spec.get("version")}]:
+                    gv = "%s/%s" % (spec.get("group"), ver.get("name"))
+                    kinds[(gv, (spec.get("names") or {}).get("kind"))] = spec.get("scope") == "Namespaced"
+                if live is None:
+                    changes.append(Change("create", res, "", after=res.obj, crd=True))
+                elif opts.upgrade_crds:
+                    changes.append(Change("apply", res, "", before=live, after=res.obj, crd=True))
+        return changes, kinds
+
+    def _run_present(self, inp, opts, plan, outcome, version, current, install, history):
+        event = "install" if install else "upgrade"
+        if plan.namespace_create:
+            try:
+                self.client.create(plan.namespace_create)
+            except ApiError as exc:
+                if not exc.already_exists:
+                    raise OperationError("create namespace %s: %s" % (self.namespace, exc.message)) from exc
+        rel = self._new_record(inp, version, current, install, opts, "pending-" + event)
+        try:
+            install_crds(self.client, plan.crds)
+            self.storage.create(rel, 0 if install else opts.history_max)
+        except (ExecuteError, StorageError, KubeError) as exc:
+            raise OperationError(str(exc), outcome) from exc
+        outcome.release = rel
+        runner = HookRunner(self.client, self.namespace, self.storage.update, opts.timeout)
+        try:
+            if not opts.disable_hook:
+                runner.run(rel, "pre-" + event)
+            apply_changes(self.client, plan.changes, opts.force_conflicts)
+            if opts.wait or opts.atomic:
+                wait_for(self.client, plan.changes, opts.timeout)
+            if not opts.disable_hook:
+                runner.run(rel, "post-" + event)
+        except (HookError, ExecuteError, KubeError, ApiError) as exc:
+            return self._fail(rel, exc, opts, outcome, install, current)
+        if current is not None and current["info"]["status"] == "deployed":
+            set_status(current, "superseded")
+            self.storage.update(current)
+        for old in self.history():
+            if old["version"] < rel["version"] and old["info"]["status"] == "deployed":
+                set_status(old, "superseded")
+                self.storage.update(old)
+        set_status(rel, "deployed", opts.description or ("Install complete" if install else "Upgrade complete"))
+        self.storage.update(rel)
+        return outcome
+
+    def _fail(self, rel, exc, opts, outcome, install, current):
+        message = str(exc)
+        what = 'Release "%s" failed' % self.name if install else 'Upgrade "%s" failed' % self.name
+        set_status(rel, "failed", "%s: %s" % (what, message))
+        self.storage.update(rel)
+        if opts.atomic and install:
+            self._uninstall_records(Options(purge=True, timeout=opts.timeout, disable_hook=True), rel)
+            raise OperationError("release %s failed, and has been uninstalled due to atomic being set: %s"
+                                 % (self.name, message), outcome)
+        if opts.atomic and current is not None:
+            back = Options(strategy=opts.strategy, timeout=opts.timeout, wait=True, history_max=opts.history_max)
+            self._rollback_locked(current["version"], back, Outcome("rollback", False))
+            raise OperationError("release %s failed, and has been rolled back due to atomic being set: %s"
+                                 % (self.name, message), outcome)
+        raise OperationError("%s: %s" % (what, message), outcome)
+
+    # ---- uninstall ----------------------------------------------------------------------------
+    def absent(self, opts):
+        history = self.history()
+        outcome = Outcome("uninstall", opts.check_mode)
+        if not history:
+            outcome.changed = False
+            return outcome
+        last = history[-1]
+        if last["info"]["status"] == "uninstalled":
+            outcome.changed = opts.purge
+            outcome.release = last
+            if opts.purge and not opts.check_mode:
+                for rel in history:
+                    self.storage.delete(self.name, rel["version"])
+            return outcome
+        self._pending(last, opts)
+        try:
+            previous = parse_manifest(last.get("manifest") or "")
+        except ManifestError as exc:
+            raise OperationError(str(exc)) from exc
+        plan = uninstall_plan(self.client, self.name, self.namespace, previous)
+        outcome.plan(plan, hooks=[] if opts.disable_hook else
+                     [h["name"] for e in ("pre-delete", "post-delete") for h in hooks_for(last, e)])
+        outcome.changed = True
+        outcome.release = last
+        if opts.check_mode:
+            return outcome
+        lease = self._lease(opts)
+        try:
+            self._uninstall_records(opts, last, plan)
+        finally:
+            lease.release_lease()
+        return outcome
+
+    def _uninstall_records(self, opts, last, plan=None):
+        if plan is None:
+            plan = uninstall_plan(self.client, self.name, self.namespace, parse_manifest(last.get("manifest") or ""))
+        last["info"]["deleted"] = now()
+        set_status(last, "uninstalling", "Deletion in progress (or silently failed)")
+        self.storage.update(last)
+        runner = HookRunner(self.client, self.namespace, self.storage.update, opts.timeout)
+        try:
+            if not opts.disable_hook:
+                runner.run(last, "pre-delete")
+            apply_changes(self.client, plan.changes)
+            if opts.wait:
+                wait_gone(self.client, plan.changes, opts.timeout)
+            if not opts.disable_hook:
+                runner.run(last, "post-delete")
+        except (HookError, ExecuteError, KubeError) as exc:
+            set_status(last, "failed", "uninstallation completed with 1 error(s): %s" % exc)
+            self.storage.update(last)
+            raise OperationError("failed to delete release: %s: %s" % (self.name, exc)) from exc
+        if opts.purge:
+            for rel in self.storage.history(self.name, refresh=True):
+                self.storage.delete(self.name, rel["version"])
+            return
+        for rel in self.storage.history(self.name, refresh=True):
+            if rel["version"] != last["version"] and rel["info"]["status"] == "deployed":
+                set_status(rel, "superseded")
+                self.storage.update(rel)
+        set_status(last, "uninstalled", "Uninstallation complete")
+        self.storage.update(last)
+
+    # ---- rollback -----------------------------------------------------------------------------
+    def rollback(self, revision, opts):
+        history = self.history()
+        if not history:
+            raise OperationError('release: not found')
+        last = history[-1]
+        recover = self._pending(last, opts)
+        outcome = Outcome("rollback", opts.check_mode)
+        target_version = revision or last["version"] - 1
+        if target_version < 1:
+            raise OperationError("release has no %d version" % target_version)
+        target = self.storage.get(self.name, target_version)
+        if target is None:
+            raise OperationError("release has no %d version" % target_version)
+        plan, changed = self._plan_rollback(last, target, opts, outcome, recover)
+        outcome.changed = changed
+        if not changed:
+            outcome.release = last
+            return outcome
+        if opts.check_mode:
+            outcome.release = self._rollback_record(last, target, opts)
+            set_status(outcome.release, "deployed", "Rollback to %d" % target_version)
+            return outcome
+        lease = self._lease(opts)
+        try:
+            if recover:
+                self._recover(last)
+            return self._execute_rollback(last, target, plan, opts, outcome)
+        finally:
+            lease.release_lease()
+
+    def _plan_rollback(self, last, target, opts, outcome, recover=False):
+        try:
+            previous = parse_manifest(last.get("manifest") or "")
+            wanted = parse_manifest(target.get("manifest") or "")
+        except ManifestError as exc:
+            raise OperationError(str(exc)) from exc
+        if not opts.strategy or opts.strategy == "auto":
+            opts.strategy = "server-side" if target.get("apply_method") == "ssa" else "chart-delta"
+        try:
+            plan = self._planner(opts).plan(previous, wanted)
+        except (PlanError, KubeError) as exc:
+            raise OperationError(str(exc), outcome) from exc
+        outcome.plan(plan, hooks=[] if opts.disable_hook else
+                     [h["name"] for e in ("pre-rollback", "post-rollback") for h in hooks_for(target, e)])
+        same = (last["info"]["status"] == "deployed" and _record_key(last) == _record_key(target))
+        return plan, recover or plan.changed or not same
+
+    def _rollback_record(self, last, target, opts):
+        stamp = now()
+        rel = release_record(self.name, self.namespace, last["version"] + 1, target.get("chart"),
+                             target.get("config"), target.get("manifest", ""),
+                             [dict(h, last_run={"phase": ""}) for h in target.get("hooks") or []], "pending-rollback",
+                             "Rollback to %d" % target["version"], last["info"].get("first_deployed", stamp), stamp,
+                             target["info"].get("notes", ""), "ssa" if opts.strategy == "server-side" else "csa")
+        rel["_labels"] = {k: v for k, v in (target.get("_labels") or {}).items()
+                          if k not in ("name", "owner", "status", "version", "createdAt", "modifiedAt")}
+        return rel
+
+    def _rollback_locked(self, target_version, opts, outcome):
+        history = self.storage.history(self.name, refresh=True)
+        last, target = history[-1], self.storage.get(self.name, target_version)
+        plan, _changed = self._plan_rollback(last, target, opts, outcome)
+        return self._execute_rollback(last, target, plan, opts, outcome)
+
+    def _execute_rollback(self, last, target, plan, opts, outcome):
+        rel = self._rollback_record(last, target, opts)
+        try:
+            self.storage.create(rel, opts.history_max)
+        except StorageError as exc:
+            raise OperationError(str(exc), outcome) from exc
+        outcome.release = rel
+        runner = HookRunner(self.client, self.namespace, self.storage.update, opts.timeout)
+        try:
+            if not opts.disable_hook:
+                runner.run(rel, "pre-rollback")
+            apply_changes(self.client, plan.changes, opts.force_conflicts)
+            if opts.wait:
+                wait_for(self.client, plan.changes, opts.timeout)
+            if not opts.disable_hook:
+                runner.run(rel, "post-rollback")
+        except (HookError, ExecuteError, KubeError) as exc:
+            if last["info"]["status"] == "deployed":
+                set_status(last, "superseded")
+                self.storage.update(last)
+            set_status(rel, "failed", 'Rollback "%s" failed: %s' % (self.name, exc))
+            self.storage.update(rel)
+            raise OperationError('Rollback "%s" failed: %s' % (self.name, exc), outcome) from exc
+        for old in self.storage.history(self.name, refresh=True):
+            if old["version"] != rel["version"] and old["info"]["status"] == "deployed":
+                set_status(old, "superseded")
+                self.storage.update(old)
+        set_status(rel, "deployed", "Rollback to %d" % target["version"])
+        self.storage.update(rel)
+        return outcome
+
+
+def _record_key(rel):
+    """What makes two revisions the same release content (not times, status or version)."""
+    if rel is None:
+        return None
+    hooks = [{k: h.get(k) for k in ("name", "kind", "path", "manifest", "events", "weight")}
+             for h in rel.get("hooks") or []]
+    chart = (rel.get("chart") or {}).get("metadata") or {}
+    return go_json([rel.get("manifest") or "", sorted_map(rel.get("config") or {}), sorted_map(chart), hooks,
+                    (rel.get("info") or {}).get("notes") or ""])
+
+
+def _differs(current, last, inp):
+    if current is None or last is None or last is not current or current["info"]["status"] != "deployed":
+        return True
+    wanted = {"manifest": inp.manifest, "config": inp.config, "chart": inp.chart, "hooks": inp.hooks,
+              "info": {"notes": inp.notes}}
+    return _record_key(current) != _record_key(wanted)
+

@@ -1,0 +1,1 @@
+"""Kubernetes API access: authentication, retries, discovery and OpenAPI caches, readiness rules."""

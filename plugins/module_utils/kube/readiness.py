@@ -1,0 +1,146 @@
+"""Helm's readiness rules (pkg/kube/ready.go) and the polling loop that waits on them."""
+import time
+
+from .errors import KubeError
+
+
+class WaitTimeout(KubeError):
+    """Resources were not ready within the timeout."""
+
+
+def _cond(obj, ctype):
+    for cond in (obj.get("status") or {}).get("conditions") or []:
+        if cond.get("type") == ctype:
+            return cond
+    return None
+
+
+def _int_or_percent(value, total, round_up):
+    if value is None:
+        return 0
+    if isinstance(value, str) and value.endswith("%"):
+        pct = int(value[:-1]) * total
+        return -(-pct // 100) if round_up else pct // 100
+    return int(value)
+
+
+def _generation_ok(obj):
+    return (obj.get("status") or {}).get("observedGeneration", 0) >= (obj.get("metadata") or {}).get("generation", 0)
+
+
+def job_state(obj):
+    """'complete', 'failed' or None (still running), for hooks and wait_for_jobs."""
+    if (_cond(obj, "Complete") or {}).get("status") == "True":
+        return "complete"
+    failed = _cond(obj, "Failed")
+    if failed and failed.get("status") == "True":
+        return "failed: %s" % (failed.get("reason") or failed.get("message") or "")
+    return None
+
+
+def pod_state(obj):
+    phase = (obj.get("status") or {}).get("phase")
+    if phase == "Succeeded":
+        return "complete"
+    if phase == "Failed":
+        return "failed: %s" % ((obj.get("status") or {}).get("reason") or "pod failed")
+    return None
+
+
+def is_ready(client, obj):
+    """True when ``obj`` is ready by Helm's rules (kinds without a rule are ready once they exist)."""
+    kind = obj.get("kind")
+    spec = obj.get("spec") or {}
+    status = obj.get("status") or {}
+    meta = obj.get("metadata") or {}
+    if kind == "Pod":
+        return (_cond(obj, "Ready") or {}).get("status") == "True" or status.get("phase") == "Succeeded"
+    if kind == "Job":
+        state = job_state(obj)
+        if state and state.startswith("failed"):
+            raise KubeError("job %s %s" % (meta.get("name"), state))
+        return state == "complete"
+    if kind == "Deployment":
+        if spec.get("paused"):
+            return True
+        if not _generation_ok(obj):
+            return False
+        replicas = spec.get("replicas", 1)
+        strategy = (spec.get("strategy") or {}).get("rollingUpdate") or {}
+        max_unavailable = _int_or_percent(strategy.get("maxUnavailable", "25%"), replicas, False)
+        if (spec.get("strategy") or {}).get("type") == "Recreate":
+            max_unavailable = 0
+        return (status.get("updatedReplicas", 0) >= replicas and
+                status.get("readyReplicas", 0) >= replicas - max_unavailable)
+    if kind == "StatefulSet":
+        if not _generation_ok(obj):
+            return False
+        update = spec.get("updateStrategy") or {}
+        if update.get("type", "RollingUpdate") != "RollingUpdate":
+            return True
+        replicas = spec.get("replicas", 1)
+        partition = ((update.get("rollingUpdate") or {}).get("partition")) or 0
+        if status.get("updatedReplicas", 0) < replicas - partition:
+            return False
+        if status.get("readyReplicas", 0) != replicas:
+            return False
+        return partition != 0 or status.get("currentRevision") == status.get("updateRevision")
+    if kind == "DaemonSet":
+        if not _generation_ok(obj):
+            return False
+        update = spec.get("updateStrategy") or {}
+        if update.get("type", "RollingUpdate") != "RollingUpdate":
+            return True
+        desired = status.get("desiredNumberScheduled", 0)
+        if status.get("updatedNumberScheduled", 0) != desired:
+            return False
+        max_unavailable = _int_or_percent((update.get("rollingUpdate") or {}).get("maxUnavailable", 1), desired, True)
+        return status.get("numberReady", 0) >= desired - max_unavailable
+    if kind in ("ReplicaSet", "ReplicationController"):
+        return _generation_ok(obj) and status.get("readyReplicas", 0) >= spec.get("replicas", 1)
+    if kind == "PersistentVolumeClaim":
+        return status.get("phase") == "Bound"
+    if kind == "Service":
+        if spec.get("type") == "ExternalName":
+            return True
+        if spec.get("clusterIP", "") == "":
+            return False
+        if spec.get("type") == "LoadBalancer":
+            return bool(spec.get("externalIPs")) or (status.get("loadBalancer") or {}).get("ingress") is not None
+        return True
+    if kind == "CustomResourceDefinition":
+        if (_cond(obj, "Established") or {}).get("status") == "True":
+            return True
+        return (_cond(obj, "NamesAccepted") or {}).get("status") == "False"
+    return True
+
+
+def wait_ready(client, refs, timeout, interval=1.0, deadline=None):
+    """Poll ``refs`` [(apiVersion, kind, name, namespace)] until all are ready; raise WaitTimeout."""
+    deadline = deadline or time.monotonic() + timeout
+    pending = list(refs)
+    while True:
+        still = []
+        for ref in pending:
+            obj = client.get(*ref[:3], namespace=ref[3] or None)
+            if obj is None or not is_ready(client, obj):
+                still.append(ref)
+        if not still:
+            return
+        if time.monotonic() >= deadline:
+            names = ", ".join("%s/%s" % (r[1], r[2]) for r in still[:5])
+            raise WaitTimeout("timed out waiting for the condition: resources not ready: %s" % names)
+        pending = still
+        time.sleep(interval)
+
+
+def wait_deleted(client, refs, timeout, interval=1.0):
+    deadline = time.monotonic() + timeout
+    pending = list(refs)
+    while pending:
+        pending = [r for r in pending if client.get(*r[:3], namespace=r[3] or None) is not None]
+        if not pending:
+            return
+        if time.monotonic() >= deadline:
+            raise WaitTimeout("timed out waiting for deletion of %s" % ", ".join("%s/%s" % (r[1], r[2]) for r in pending[:5]))
+        time.sleep(interval)

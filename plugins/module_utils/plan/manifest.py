@@ -1,0 +1,156 @@
+"""Manifests as objects: split, parse, identify (group/kind/namespace/name), order and mark as Helm's."""
+import re
+
+import yaml
+
+INSTALL_ORDER = [
+    "PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodSecurityPolicy",
+    "PodDisruptionBudget", "ServiceAccount", "Secret", "SecretList", "ConfigMap", "StorageClass",
+    "PersistentVolume", "PersistentVolumeClaim", "CustomResourceDefinition", "ClusterRole", "ClusterRoleList",
+    "ClusterRoleBinding", "ClusterRoleBindingList", "Role", "RoleList", "RoleBinding", "RoleBindingList",
+    "Service", "DaemonSet", "Pod", "ReplicationController", "ReplicaSet", "Deployment",
+    "HorizontalPodAutoscaler", "StatefulSet", "Job", "CronJob", "IngressClass", "Ingress", "APIService",
+    "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration",
+]
+UNINSTALL_ORDER = [
+    "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "APIService", "Ingress", "IngressClass",
+    "Service", "CronJob", "Job", "StatefulSet", "HorizontalPodAutoscaler", "Deployment", "ReplicaSet",
+    "ReplicationController", "Pod", "DaemonSet", "RoleBindingList", "RoleBinding", "RoleList", "Role",
+    "ClusterRoleBindingList", "ClusterRoleBinding", "ClusterRoleList", "ClusterRole", "CustomResourceDefinition",
+    "PersistentVolumeClaim", "PersistentVolume", "StorageClass", "ConfigMap", "SecretList", "Secret",
+    "ServiceAccount", "PodDisruptionBudget", "PodSecurityPolicy", "LimitRange", "ResourceQuota", "NetworkPolicy",
+    "Namespace", "PriorityClass",
+]
+MANAGED_BY = "app.kubernetes.io/managed-by"
+RELEASE_NAME = "meta.helm.sh/release-name"
+RELEASE_NAMESPACE = "meta.helm.sh/release-namespace"
+RESOURCE_POLICY = "helm.sh/resource-policy"
+_SPLIT = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
+_SOURCE = re.compile(r"^# Source: (.*)$", re.M)
+
+
+class ManifestError(ValueError):
+    """A manifest document that is not a Kubernetes object."""
+
+
+class Resource:
+    """One object of a manifest: its parsed body, where it came from, and its identity."""
+
+    __slots__ = ("obj", "source")
+
+    def __init__(self, obj, source=""):
+        self.obj = obj
+        self.source = source
+
+    @property
+    def api_version(self):
+        return self.obj.get("apiVersion", "")
+
+    @property
+    def kind(self):
+        return self.obj.get("kind", "")
+
+    @property
+    def name(self):
+        return (self.obj.get("metadata") or {}).get("name", "")
+
+    @property
+    def namespace(self):
+        return (self.obj.get("metadata") or {}).get("namespace") or ""
+
+    @property
+    def group(self):
+        return self.api_version.rpartition("/")[0]
+
+    def key(self, default_namespace=""):
+        """Identity as Helm matches objects: group, kind, namespace, name (not the version)."""
+        return (self.group, self.kind, self.namespace or default_namespace, self.name)
+
+    def label(self):
+        return "%s/%s" % (self.kind, self.name) if not self.namespace else "%s/%s/%s" % (
+            self.kind, self.namespace, self.name)
+
+    def annotations(self):
+        return (self.obj.get("metadata") or {}).get("annotations") or {}
+
+
+def split_manifest(text):
+    """Documents of a multi-document manifest with their ``# Source:`` (empty docs dropped)."""
+    docs = []
+    for chunk in _SPLIT.split(text or ""):
+        if not chunk.strip():
+            continue
+        match = _SOURCE.search(chunk)
+        docs.append((chunk, match.group(1).strip() if match else ""))
+    return docs
+
+
+def parse_manifest(text):
+    """Manifest text → [Resource]; non-object documents (comments only) are skipped."""
+    out = []
+    for chunk, source in split_manifest(text):
+        try:
+            obj = yaml.safe_load(chunk)
+        except yaml.YAMLError as exc:
+            raise ManifestError("%s: error converting YAML to JSON: %s" % (source or "manifest", exc)) from exc
+        if obj is None:
+            continue
+        if not isinstance(obj, dict) or not obj.get("kind") or not obj.get("apiVersion"):
+            raise ManifestError("%s: object has no kind or apiVersion" % (source or "manifest"))
+        if not (obj.get("metadata") or {}).get("name"):
+            raise ManifestError("%s: %s has no metadata.name" % (source or "manifest", obj.get("kind")))
+        out.append(Resource(obj, source))
+    return out
+
+
+def _order_index(order, kind):
+    try:
+        return (order.index(kind), "")
+    except ValueError:
+        return (len(order), kind)
+
+
+def sort_resources(resources, order=INSTALL_ORDER):
+    """Stable sort by kind in Helm's install (or uninstall) order; unknown kinds last, alphabetically."""
+    return sorted(resources, key=lambda r: _order_index(order, r.kind))
+
+
+def with_ownership(obj, release, namespace):
+    """A copy of ``obj`` with Helm's ownership label and annotations."""
+    out = dict(obj)
+    meta = dict(out.get("metadata") or {})
+    labels = dict(meta.get("labels") or {})
+    labels[MANAGED_BY] = "Helm"
+    annotations = dict(meta.get("annotations") or {})
+    annotations[RELEASE_NAME] = release
+    annotations[RELEASE_NAMESPACE] = namespace
+    meta["labels"] = labels
+    meta["annotations"] = annotations
+    out["metadata"] = meta
+    return out
+
+
+def ownership_problem(live, release, namespace):
+    """Why ``live`` may not be adopted by this release (Helm's wording), or None when it is ours."""
+    meta = live.get("metadata") or {}
+    labels = meta.get("labels") or {}
+    annotations = meta.get("annotations") or {}
+    errs = []
+    if MANAGED_BY not in labels:
+        errs.append('label validation error: missing key "%s": must be set to "Helm"' % MANAGED_BY)
+    elif labels[MANAGED_BY] != "Helm":
+        errs.append('label validation error: key "%s" must equal "Helm": current value is "%s"'
+                    % (MANAGED_BY, labels[MANAGED_BY]))
+    for key, want in ((RELEASE_NAME, release), (RELEASE_NAMESPACE, namespace)):
+        if key not in annotations:
+            errs.append('annotation validation error: missing key "%s": must be set to "%s"' % (key, want))
+        elif annotations[key] != want:
+            errs.append('annotation validation error: key "%s" must equal "%s": current value is "%s"'
+                        % (key, want, annotations[key]))
+    return "; ".join(errs) or None
+
+
+def keeps_resource(obj):
+    """``helm.sh/resource-policy: keep`` (trimmed, case-insensitive) on this object."""
+    value = ((obj.get("metadata") or {}).get("annotations") or {}).get(RESOURCE_POLICY)
+    return isinstance(value, str) and value.strip().lower() == "keep"

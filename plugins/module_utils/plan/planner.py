@@ -1,0 +1,287 @@
+"""The one planner: previous revision ①, live objects ②, new manifest ③ → a Plan of per-object changes.
+
+Both modes run this same code; the real run only carries the Plan out. Whether an object changes is
+decided here, by the server's dry-run answer to the exact request the executor will send (a request is
+only made when the client-side patch is not empty), so ``changed`` in check mode cannot differ from the
+real run.
+"""
+from concurrent.futures import ThreadPoolExecutor
+
+from ..kube.errors import ApiError, KubeError
+from .manifest import (Resource, keeps_resource, ownership_problem, sort_resources, with_ownership,
+                       UNINSTALL_ORDER)
+from .patch import drift, three_way, two_way
+
+STRATEGIES = ("chart-delta", "helm3", "server-side")
+_SERVER_META = ("resourceVersion", "generation", "managedFields", "creationTimestamp", "uid", "selfLink")
+
+
+class PlanError(Exception):
+    """The plan cannot be carried out (ownership conflict, server rejection...)."""
+
+
+class Change:
+    """What happens to one object. ``action``: create, patch, apply, replace, delete, unchanged, drift, keep."""
+
+    __slots__ = ("action", "resource", "before", "after", "patch", "patch_type", "drift", "namespace", "crd",
+                 "body")
+
+    def __init__(self, action, resource, namespace, before=None, after=None, patch=None, patch_type=None,
+                 drift_paths=None, crd=False):
+        self.action = action
+        self.body = after  # the request body for create/apply/replace; ``after`` becomes the prediction
+        self.resource = resource
+        self.namespace = namespace
+        self.before = before
+        self.after = after
+        self.patch = patch
+        self.patch_type = patch_type
+        self.drift = drift_paths or []
+        self.crd = crd
+
+    @property
+    def changes(self):
+        return self.action in ("create", "patch", "apply", "replace", "delete")
+
+    def summary(self):
+        res = self.resource
+        out = {"action": self.action, "apiVersion": res.api_version, "kind": res.kind, "name": res.name}
+        if self.namespace:
+            out["namespace"] = self.namespace
+        if self.drift:
+            out["drift"] = self.drift
+        return out
+
+
+class Plan:
+    def __init__(self, strategy):
+        self.strategy = strategy
+        self.changes = []  # in execution order: creates/updates (install order), then deletes
+        self.crds = []
+        self.namespace_create = None
+
+    @property
+    def changed(self):
+        return any(c.changes for c in self.changes + self.crds) or self.namespace_create is not None
+
+    def drift(self):
+        return [dict(c.summary(), drift=c.drift or ["(object missing)"]) for c in self.changes
+                if c.action == "drift" or c.drift]
+
+
+def normalized(obj):
+    """An object without server bookkeeping, for comparing live and dry-run answers."""
+    if obj is None:
+        return None
+    out = {k: v for k, v in obj.items() if k != "status"}
+    meta = {k: v for k, v in (obj.get("metadata") or {}).items() if k not in _SERVER_META}
+    out["metadata"] = meta
+    return out
+
+
+class Planner:
+    def __init__(self, client, openapi, release, namespace, strategy="chart-delta", take_ownership=False,
+                 force=False, force_conflicts=False, workers=8):
+        if strategy not in STRATEGIES:
+            raise PlanError("apply_strategy must be one of %s" % ", ".join(STRATEGIES))
+        self.client = client
+        self.openapi = openapi
+        self.release = release
+        self.namespace = namespace
+        self.strategy = strategy
+        self.take_ownership = take_ownership
+        self.force = force
+        self.force_conflicts = force_conflicts
+        self.workers = workers
+        self.namespace_missing = False
+
+    # ---- helpers ------------------------------------------------------------------------------
+    def _ns(self, res, pending_kinds=()):
+        if res.namespace:
+            return res.namespace
+        key = (res.api_version, res.kind)
+        if key in pending_kinds:
+            return self.namespace if pending_kinds[key] else ""
+        return self.namespace if self.client.is_namespaced(res.api_version, res.kind) else ""
+
+    def _fetch(self, items):
+        """GET every (resource, namespace) in parallel; None for missing or not-yet-known kinds."""
+        def one(item):
+            res, ns = item
+            try:
+                return self.client.get(res.api_version, res.kind, res.name, ns or None)
+            except KubeError:
+                return None
+        if len(items) <= 1:
+            return [one(i) for i in items]
+        with ThreadPoolExecutor(max_workers=min(self.workers, len(items))) as pool:
+            return list(pool.map(one, items))
+
+    def _meta(self, res):
+        try:
+            return self.openapi.patch_meta(res.api_version, res.kind)
+        except KubeError:
+            return None
+
+    def _dry_run(self, change):
+        """Ask the server what the planned request would produce (None: it cannot tell yet)."""
+        res, ns = change.resource, change.namespace or None
+        body = change.body
+        try:
+            if change.action == "create":
+                return self.client.create(body, ns, dry_run=True)
+            if change.action == "replace":
+                return self.client.replace(body, ns, dry_run=True)
+            if change.action == "apply":
+                return self.client.patch(res.api_version, res.kind, res.name, ns, body, "apply", dry_run=True,
+                                         force=self.force_conflicts)
+            return self.client.patch(res.api_version, res.kind, res.name, ns, change.patch, change.patch_type,
+                                     dry_run=True)
+        except ApiError as exc:
+            if exc.not_found and change.action == "create":
+                return None  # namespace or kind the plan itself creates first
+            if exc.conflict and change.action == "apply":
+                raise PlanError("%s: Apply failed with conflicts (set force_conflicts to take the fields "
+                                "over): %s" % (res.label(), exc.message)) from exc
+            raise PlanError("%s %s: %s" % (res.kind, res.name, exc.message or exc)) from exc
+        except KubeError:
+            if change.action == "create":
+                return None
+            raise
+
+    # ---- planning -------------------------------------------------------------------------------
+    def plan(self, previous, target, pending_kinds=None, missing_is_drift=True, check_server=True):
+        """Plan moving the release from the ``previous`` manifest objects to the ``target`` ones.
+
+        ``missing_is_drift``: under chart-delta an object of ① that is gone and unchanged by the chart
+        was deleted by hand (drift); when ① is a failed revision it may simply never have been created.
+        """
+        pending_kinds = pending_kinds or {}
+        plan = Plan(self.strategy)
+        target = sort_resources(target)
+        targets = [(r, self._ns(r, pending_kinds)) for r in target]
+        prev_by_key = {}
+        for res in previous:
+            prev_by_key[res.key(self._ns_or_default(res, pending_kinds))] = res
+        target_keys = {r.key(ns) for r, ns in targets}
+        removed = [r for k, r in prev_by_key.items() if k not in target_keys]
+        removed_items = [(r, self._ns_or_default(r, pending_kinds)) for r in sort_resources(removed, UNINSTALL_ORDER)]
+        lives = self._fetch(targets + removed_items)
+        for (res, ns), live in zip(targets, lives[:len(targets)]):
+            plan.changes.append(self._plan_target(res, ns, prev_by_key.get(res.key(ns)), live, missing_is_drift))
+        for (res, ns), live in zip(removed_items, lives[len(targets):]):
+            if live is None:
+                continue
+            action = "keep" if keeps_resource(live) else "delete"
+            plan.changes.append(Change(action, res, ns, before=live))
+        if check_server:
+            self._settle(plan.changes)
+        return plan
+
+    def _ns_or_default(self, res, pending_kinds):
+        try:
+            return self._ns(res, pending_kinds)
+        except KubeError:
+            return res.namespace or self.namespace
+
+    def _plan_target(self, res, ns, prev, live, missing_is_drift):
+        target = with_ownership(res.obj, self.release, self.namespace)
+        if ns:
+            target["metadata"]["namespace"] = ns
+        if live is None:
+            if self.strategy == "chart-delta" and missing_is_drift and prev is not None and _same(prev.obj, res.obj):
+                return Change("drift", res, ns, after=None, drift_paths=["(object missing)"])
+            return Change("create", res, ns, after=target)
+        if prev is None:
+            problem = ownership_problem(live, self.release, self.namespace)
+            if problem and not self.take_ownership:
+                where = ' in namespace "%s"' % ns if ns else ""
+                raise PlanError('Unable to continue with install: %s "%s"%s exists and cannot be imported into '
+                                'the current release: invalid ownership metadata; %s'
+                                % (res.kind, res.name, where, problem))
+        meta = self._meta(res)
+        paths = drift(prev.obj, live, meta) if prev is not None else []
+        if self.force:
+            body = dict(target)
+            body["metadata"] = dict(target["metadata"], resourceVersion=live["metadata"].get("resourceVersion"))
+            return Change("replace", res, ns, before=live, after=body, drift_paths=paths)
+        if self.strategy == "server-side":
+            if prev is not None and _same(prev.obj, res.obj) and _subset(target, live):
+                return Change("unchanged", res, ns, before=live, after=live, drift_paths=paths)
+            return Change("apply", res, ns, before=live, after=target, drift_paths=paths)
+        if self.strategy == "chart-delta" and prev is not None:
+            original = with_ownership(prev.obj, self.release, self.namespace)
+            if ns:
+                original["metadata"]["namespace"] = ns
+            patch = two_way(original, target, meta)
+            if ownership_problem(live, self.release, self.namespace):
+                patch = _merge(patch, _markers(target))
+        else:
+            patch = three_way(prev.obj if prev is not None else {}, target, live, meta)
+        if not patch:
+            return Change("unchanged", res, ns, before=live, after=live, drift_paths=paths)
+        return Change("patch", res, ns, before=live, patch=patch, patch_type="strategic" if meta else "merge",
+                      drift_paths=paths)
+
+    def _settle(self, changes):
+        """Replace each candidate write by the server's dry-run answer; drop those that change nothing."""
+        todo = [c for c in changes if c.action in ("create", "patch", "apply", "replace")]
+        if not todo:
+            return
+        if len(todo) == 1:
+            answers = [self._dry_run(todo[0])]
+        else:
+            with ThreadPoolExecutor(max_workers=min(self.workers, len(todo))) as pool:
+                answers = list(pool.map(self._dry_run, todo))
+        for change, answer in zip(todo, answers):
+            if change.action == "create":
+                change.after = answer if answer is not None else change.after
+            elif normalized(answer) == normalized(change.before):
+                change.action, change.after = "unchanged", change.before
+            else:
+                change.after = answer
+
+
+def _markers(obj):
+    meta = obj["metadata"]
+    return {"metadata": {"labels": {k: v for k, v in meta["labels"].items() if k == "app.kubernetes.io/managed-by"},
+                         "annotations": {k: v for k, v in meta["annotations"].items() if k.startswith("meta.helm.sh/")}}}
+
+
+def _merge(a, b):
+    out = dict(a)
+    for key, value in b.items():
+        out[key] = _merge(out[key], value) if isinstance(out.get(key), dict) and isinstance(value, dict) else value
+    return out
+
+
+def _same(a, b):
+    return a == b
+
+
+def _subset(want, have):
+    """Every field of ``want`` is present with the same value in ``have`` (lists compared item-wise)."""
+    if isinstance(want, dict):
+        return isinstance(have, dict) and all(k in have and _subset(v, have[k]) for k, v in want.items())
+    if isinstance(want, list):
+        return isinstance(have, list) and len(want) == len(have) and all(_subset(a, b) for a, b in zip(want, have))
+    return want == have or (str(want) == str(have) and not isinstance(want, bool))
+
+
+def uninstall_plan(client, release, namespace, previous, workers=8):
+    """Objects of the last revision to delete (uninstall order), those kept by resource-policy, and gone ones."""
+    planner = Planner(client, None, release, namespace, workers=workers)
+    items = [(r, planner._ns_or_default(r, {})) for r in sort_resources(previous, UNINSTALL_ORDER)]
+    lives = planner._fetch(items)
+    plan = Plan("uninstall")
+    for (res, ns), live in zip(items, lives):
+        if keeps_resource(res.obj) or (live is not None and keeps_resource(live)):
+            plan.changes.append(Change("keep", res, ns, before=live, after=live))
+        elif live is None:
+            plan.changes.append(Change("unchanged", res, ns))
+        else:
+            plan.changes.append(Change("delete", res, ns, before=live))
+    return plan
+
+
+__all__ = ["Planner", "Plan", "Change", "PlanError", "Resource", "uninstall_plan", "normalized", "STRATEGIES"]

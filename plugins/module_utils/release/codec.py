@@ -1,0 +1,99 @@
+"""Helm's release encoding: JSON as Go's encoding/json writes it, gzip level 9, base64.
+
+Go's json.Marshal escapes ``<``, ``>``, ``&``, U+2028 and U+2029 and writes UTF-8 otherwise; we do
+the same so the bytes we store match what Helm would store for the same release.
+"""
+import base64
+import decimal
+import gzip
+import json
+
+_GZIP_MAGIC = b"\x1f\x8b\x08"
+_GO_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+class ReleaseDecodeError(ValueError):
+    """A stored release record that is not base64/gzip/JSON."""
+
+
+def go_float(number):
+    """A float64 as encoding/json writes it: shortest digits, exponent only outside [1e-6, 1e21)."""
+    if number != number or number in (float("inf"), float("-inf")):
+        raise ValueError("json: unsupported value: %r" % number)
+    if number == 0:
+        return "-0" if str(number)[0] == "-" else "0"
+    text = repr(number)
+    if 1e-6 <= abs(number) < 1e21:
+        fixed = format(decimal.Decimal(text), "f")
+        return fixed[:-2] if fixed.endswith(".0") else fixed
+    mantissa, _, exponent = text.partition("e")
+    sign, digits = exponent[0], exponent[1:].lstrip("0") or "0"
+    if sign == "+" and len(digits) < 2:
+        digits = digits.rjust(2, "0")
+    return "%se%s%s" % (mantissa, sign, digits)
+
+
+def _encode(value, out):
+    if value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, str):
+        out.append(json.dumps(value, ensure_ascii=False))
+    elif isinstance(value, int):
+        out.append(str(value))
+    elif isinstance(value, float):
+        out.append(go_float(value))
+    elif isinstance(value, dict):
+        out.append("{")
+        for i, (key, item) in enumerate(value.items()):
+            if i:
+                out.append(",")
+            out.append(json.dumps(str(key), ensure_ascii=False))
+            out.append(":")
+            _encode(item, out)
+        out.append("}")
+    elif isinstance(value, (list, tuple)):
+        out.append("[")
+        for i, item in enumerate(value):
+            if i:
+                out.append(",")
+            _encode(item, out)
+        out.append("]")
+    elif isinstance(value, bytes):
+        out.append(json.dumps(base64.b64encode(value).decode("ascii")))
+    else:
+        out.append(json.dumps(str(value), ensure_ascii=False))
+
+
+def go_json(value):
+    """Serialise like Go's json.Marshal: compact, Go float format, HTML-safe escapes.
+
+    Key order is the caller's: struct fields in declaration order, maps pre-sorted (model.sorted_map).
+    """
+    out = []
+    _encode(value, out)
+    text = "".join(out)
+    for char, escaped in _GO_ESCAPES.items():
+        if char in text:
+            text = text.replace(char, escaped)
+    return text
+
+
+def encode_release(release):
+    """Release dict → the base64 text Helm keeps in Secret/ConfigMap data under ``release``."""
+    raw = go_json(release).encode("utf-8")
+    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+
+
+def decode_release(text):
+    """The stored base64 text → release dict (gzip optional, as Helm's legacy records are plain JSON)."""
+    try:
+        data = base64.b64decode(text, validate=False)
+        if data[:3] == _GZIP_MAGIC:
+            data = gzip.decompress(data)
+        return json.loads(data.decode("utf-8"))
+    except (ValueError, OSError, EOFError) as exc:
+        raise ReleaseDecodeError("cannot decode release record: %s" % exc) from exc

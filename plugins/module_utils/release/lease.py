@@ -1,0 +1,121 @@
+"""A coordination.k8s.io Lease per release guards each operation.
+
+Helm's only lock is "the last revision is pending". That lock is never released when the process
+dies, so we also hold a Lease renewed in the background: while it is fresh, another operation is
+refused with Helm's message; once it has expired, the holder is known to be gone and its ``pending-*``
+revision can be recovered.
+"""
+import datetime
+import os
+import socket
+import threading
+import uuid
+
+from ..kube.errors import ApiError
+
+IN_PROGRESS = "another operation (install/upgrade/rollback) is in progress"
+
+
+class LeaseHeld(Exception):
+    """Another live process holds the release's lease."""
+
+
+def lease_name(release):
+    return "helmless.core.%s" % release
+
+
+def _micro(moment):
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _parse(text):
+    try:
+        return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
+    except (TypeError, ValueError):
+        return None
+
+
+def lease_state(client, namespace, release):
+    """(lease object or None, expired?) for the release."""
+    obj = client.get("coordination.k8s.io/v1", "Lease", lease_name(release), namespace)
+    if obj is None:
+        return None, True
+    return obj, _expired(obj)
+
+
+def _expired(obj):
+    spec = obj.get("spec") or {}
+    if not spec.get("holderIdentity"):
+        return True
+    renewed = _parse(spec.get("renewTime")) or _parse(spec.get("acquireTime"))
+    if renewed is None:
+        return True
+    age = (datetime.datetime.now(datetime.timezone.utc) - renewed).total_seconds()
+    return age > int(spec.get("leaseDurationSeconds") or 0)
+
+
+class Lease:
+    """Context manager: acquire (or take over an expired lease), renew in a thread, release."""
+
+    def __init__(self, client, namespace, release, duration=15):
+        self.client = client
+        self.namespace = namespace
+        self.release = release
+        self.duration = duration
+        self.identity = "%s/%d/%s" % (socket.gethostname(), os.getpid(), uuid.uuid4().hex[:8])
+        self.took_over = False
+        self._stop = threading.Event()
+        self._thread = None
+        self._obj = None
+
+    def _body(self, resource_version=None, acquire=None):
+        now = _micro(datetime.datetime.now(datetime.timezone.utc))
+        meta = {"name": lease_name(self.release), "namespace": self.namespace,
+                "labels": {"app.kubernetes.io/managed-by": "helmless.core", "name": self.release}}
+        if resource_version:
+            meta["resourceVersion"] = resource_version
+        return {"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": meta,
+                "spec": {"holderIdentity": self.identity, "leaseDurationSeconds": self.duration,
+                         "acquireTime": acquire or now, "renewTime": now}}
+
+    def acquire(self):
+        current, expired = lease_state(self.client, self.namespace, self.release)
+        try:
+            if current is None:
+                self._obj = self.client.create(self._body(), self.namespace)
+            elif not expired:
+                raise LeaseHeld(IN_PROGRESS)
+            else:
+                self.took_over = bool((current.get("spec") or {}).get("holderIdentity"))
+                self._obj = self.client.replace(self._body(current["metadata"]["resourceVersion"]), self.namespace)
+        except ApiError as exc:
+            if exc.conflict:
+                raise LeaseHeld(IN_PROGRESS) from exc
+            raise
+        self._thread = threading.Thread(target=self._renew, daemon=True)
+        self._thread.start()
+        return self
+
+    def _renew(self):
+        while not self._stop.wait(max(1.0, self.duration / 3.0)):
+            try:
+                body = self._body(self._obj["metadata"]["resourceVersion"], self._obj["spec"]["acquireTime"])
+                self._obj = self.client.replace(body, self.namespace)
+            except Exception:  # a missed renewal only shortens the lease; the operation goes on
+                continue
+
+    def release_lease(self):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        try:
+            self.client.delete("coordination.k8s.io/v1", "Lease", lease_name(self.release), self.namespace)
+        except ApiError:
+            pass
+
+    def __enter__(self):
+        return self.acquire()
+
+    def __exit__(self, *exc):
+        self.release_lease()
+        return False

@@ -1,0 +1,62 @@
+import base64
+import gzip
+import json
+
+from ansible_collections.helmless.core.plugins.module_utils.release.codec import (
+    ReleaseDecodeError, decode_release, encode_release, go_float, go_json)
+from ansible_collections.helmless.core.plugins.module_utils.release.model import (
+    chart_record, hook_record, release_record, sorted_map)
+
+import pytest
+
+
+def _release():
+    chart = chart_record({"version": "0.1.0", "name": "tiny", "apiVersion": "v2", "appVersion": "1.0"},
+                         [("templates/cm.yaml", b"kind: ConfigMap\n")], [("README.md", b"hi")], {"a": 1.0})
+    return release_record("rel", "ns", 1, chart, {"b": {"y": 2.0, "x": "<&>"}}, "---\n# Source: x\n", [
+        hook_record("job", "Job", "tiny/templates/job.yaml", "kind: Job", ["pre-install"], weight=-5)],
+        "deployed", "Install complete", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", "notes")
+
+
+def test_encoded_release_is_base64_of_gzip_of_json_and_decodes_back():
+    rel = _release()
+    text = encode_release(rel)
+    raw = base64.b64decode(text)
+    assert raw[:3] == b"\x1f\x8b\x08"
+    assert json.loads(gzip.decompress(raw)) == json.loads(go_json(rel))
+    assert decode_release(text)["config"] == {"b": {"x": "<&>", "y": 2}}
+
+
+def test_plain_json_records_from_old_helm_versions_decode():
+    text = base64.b64encode(b'{"name":"old","version":3}').decode()
+    assert decode_release(text) == {"name": "old", "version": 3}
+
+
+def test_garbage_records_raise_a_decode_error():
+    with pytest.raises(ReleaseDecodeError):
+        decode_release("not base64 at all!!")
+
+
+def test_json_follows_go_field_order_escapes_and_float_format():
+    text = go_json(_release())
+    assert text.startswith('{"name":"rel","info":{"first_deployed":')
+    assert '"config":{"b":{"x":"\\u003c\\u0026\\u003e","y":2}}' in text
+    assert text.endswith('"version":1,"namespace":"ns","apply_method":"csa"}')
+    assert '"weight":-5' in text and '"last_run":{"phase":""}' in text
+
+
+@pytest.mark.parametrize("number, text", [(1.0, "1"), (0.5, "0.5"), (1e21, "1e+21"), (1.5e-7, "1.5e-7"),
+                                          (1e-6, "0.000001"), (1e20, "100000000000000000000"),
+                                          (12345678901234567890.0, "12345678901234567000")])
+def test_floats_are_written_as_go_encoding_json_does(number, text):
+    assert go_float(number) == text
+
+
+def test_map_keys_are_sorted_like_go_maps():
+    assert list(sorted_map({"b": 1, "a": {"d": 1, "c": 2}})) == ["a", "b"]
+    assert list(sorted_map({"b": 1, "a": {"d": 1, "c": 2}})["a"]) == ["c", "d"]
+
+
+def test_chart_metadata_is_written_in_helm_field_order_without_empties():
+    meta = chart_record({"version": "1", "name": "x", "description": "", "apiVersion": "v2"})["metadata"]
+    assert list(meta) == ["name", "version", "apiVersion"]
