@@ -5,7 +5,8 @@ The static ones are in :data:`HELM_FUNCS`. ``include``, ``tpl``, ``required``, `
 so the engine builds them per render with :func:`render_funcs`.
 """
 from .. import goyaml
-from .sprig._go import gofunc
+from ..gotemplate.errors import WrappedError
+from ..gotemplate.signature import go_signature
 
 WARN_START = "HELM_ERR_START"
 WARN_END = "HELM_ERR_END"
@@ -21,7 +22,7 @@ class HelmFuncError(Exception):
     """An error returned by a Helm function; the executor reports ``error calling <fn>: <msg>``."""
 
 
-@gofunc("interface {}", returns="string")
+@go_signature("interface {}")
 def to_yaml(value):
     """``toYaml``: sigs.k8s.io/yaml without the final newline; any error gives ``""``."""
     try:
@@ -30,7 +31,7 @@ def to_yaml(value):
         return ""
 
 
-@gofunc("interface {}", returns="string")
+@go_signature("interface {}")
 def must_to_yaml(value):
     """``mustToYaml`` (Helm 4): like toYaml, but errors surface."""
     try:
@@ -39,7 +40,7 @@ def must_to_yaml(value):
         raise HelmFuncError(str(exc))
 
 
-@gofunc("interface {}", returns="string")
+@go_signature("interface {}")
 def to_yaml_pretty(value):
     """``toYamlPretty``: yaml.v3 with indent 2, no final newline; errors give ``""``."""
     try:
@@ -48,7 +49,7 @@ def to_yaml_pretty(value):
         return ""
 
 
-@gofunc("string", returns="map[string]interface {}")
+@go_signature("string")
 def from_yaml(text):
     """``fromYaml``: a map, or ``{"Error": msg}`` when the text is not a YAML mapping."""
     try:
@@ -57,7 +58,7 @@ def from_yaml(text):
         return {"Error": str(exc)}
 
 
-@gofunc("string", returns="[]interface {}")
+@go_signature("string")
 def from_yaml_array(text):
     """``fromYamlArray``: a list, or ``[msg]`` on error."""
     try:
@@ -66,7 +67,7 @@ def from_yaml_array(text):
         return [str(exc)]
 
 
-@gofunc("interface {}", returns="string")
+@go_signature("interface {}")
 def to_json(value):
     """``toJson``: ``json.Marshal``; any error (NaN, Inf) gives ``""``."""
     try:
@@ -75,7 +76,7 @@ def to_json(value):
         return ""
 
 
-@gofunc("interface {}", returns="string")
+@go_signature("interface {}")
 def must_to_json(value):
     """``mustToJson`` (Helm 4): like toJson, but errors surface."""
     try:
@@ -84,7 +85,7 @@ def must_to_json(value):
         raise HelmFuncError(str(exc))
 
 
-@gofunc("string", returns="map[string]interface {}")
+@go_signature("string")
 def from_json(text):
     """``fromJson``: a map, or ``{"Error": msg}``."""
     try:
@@ -93,7 +94,7 @@ def from_json(text):
         return {"Error": str(exc)}
 
 
-@gofunc("string", returns="[]interface {}")
+@go_signature("string")
 def from_json_array(text):
     """``fromJsonArray``: a list, or ``[msg]``."""
     try:
@@ -102,7 +103,7 @@ def from_json_array(text):
         return [str(exc)]
 
 
-@gofunc("interface {}", returns="string")
+@go_signature("interface {}")
 def to_toml(value):
     """``toToml``: BurntSushi/toml output (trailing newline kept); on error the error text."""
     try:
@@ -111,7 +112,7 @@ def to_toml(value):
         return str(exc)
 
 
-@gofunc("interface {}", returns="string")
+@go_signature("interface {}")
 def must_to_toml(value):
     """``mustToToml`` (Helm 4.2): like toToml, but errors surface."""
     try:
@@ -120,7 +121,7 @@ def must_to_toml(value):
         raise HelmFuncError(str(exc))
 
 
-@gofunc("string", returns="map[string]interface {}")
+@go_signature("string")
 def from_toml(text):
     """``fromToml``: a map, or ``{"Error": msg}``."""
     try:
@@ -129,13 +130,13 @@ def from_toml(text):
         return {"Error": str(exc)}
 
 
-@gofunc("string", returns="string")
+@go_signature("string")
 def get_host_by_name(_name):
     """DNS lookups are disabled (Helm's default without ``--enable-dns``)."""
     return ""
 
 
-@gofunc("string", "interface {}", returns="interface {}")
+@go_signature("string", "interface {}")
 def required(warn, value):
     """``required``: fail on nil or the empty string; ``false``, ``0`` and ``[]`` pass."""
     if value is None or (isinstance(value, str) and value == ""):
@@ -143,13 +144,13 @@ def required(warn, value):
     return value
 
 
-@gofunc("string", returns="string")
+@go_signature("string")
 def fail(message):
     """``fail``: always an error, carried to the engine inside the HELM_ERR markers."""
     raise HelmFuncError(warn_wrap(message))
 
 
-@gofunc("string", "string", "string", "string", returns="map[string]interface {}")
+@go_signature("string", "string", "string", "string")
 def empty_lookup(_api_version, _kind, _namespace, _name):
     """``lookup`` without a cluster: an empty map (prints ``map[]``)."""
     return {}
@@ -184,7 +185,7 @@ REMOVED_SPRIG = ("env", "expandenv")
 
 def include_func(template_set, counters):
     """``include name data``: execute a named template into a string, recursion-bounded."""
-    @gofunc("string", "interface {}", returns="string")
+    @go_signature("string", "interface {}")
     def include(name, data):
         count = counters.get(name, 0)
         if count > RECURSION_MAX:
@@ -204,19 +205,18 @@ def tpl_func(template_set, counters, funcs_for):
     ``funcs_for(clone)`` returns the include/tpl pair bound to the clone, so defines made in
     the text are visible to includes inside it (and to nested tpl), never outside.
     """
-    @gofunc("string", "interface {}", returns="string")
+    @go_signature("string", "interface {}")
     def tpl(text, data):
         clone = template_set.clone()
         clone.add_funcs(funcs_for(clone))
         try:
             clone.parse("gotpl", text)
         except Exception as exc:
-            raise HelmFuncError("cannot parse template %s: %s" % (_go_q(text), exc))
+            raise WrappedError("cannot parse template %s" % _go_q(text), exc)
         try:
             out = clone.execute("gotpl", data)
         except Exception as exc:
-            raise HelmFuncError("error during tpl function execution for %s: %s"
-                                % (_go_q(text), exc))
+            raise WrappedError("error during tpl function execution for %s" % _go_q(text), exc)
         return out.replace("<no value>", "")
     return tpl
 

@@ -12,7 +12,7 @@ import re
 from ..funcs.helm import (
     HELM_FUNCS, REMOVED_SPRIG, WARN_END, WARN_START, include_func, tpl_func,
 )
-from ..funcs.sprig._go import gofunc
+from ..gotemplate.signature import go_signature
 
 NO_VALUE = "<no value>"
 _WARN = re.compile(re.escape(WARN_START) + r"(.*)" + re.escape(WARN_END), re.S)
@@ -175,7 +175,7 @@ class Engine(object):
 
 
 def _lookup_func(lookup):
-    @gofunc("string", "string", "string", "string", returns="map[string]interface {}")
+    @go_signature("string", "string", "string", "string")
     def lookup_(api_version, kind, namespace, name):
         return lookup(api_version, kind, namespace, name)
     return lookup_
@@ -193,15 +193,28 @@ def format_parse_error(filename, exc):
     return "parse error at (%s): %s" % (tokens[1], tokens[-1])
 
 
-def _error_chain(exc):
-    """The Go error chain: the exception, then what it wraps (``__cause__``)."""
-    chain = []
+_FUNC_ERROR = re.compile(r"error calling [^:]+: ", re.S)
+
+
+def _error_chain_texts(exc):
+    """The texts of Go's error chain for ``exc`` (outermost first), as errors.Unwrap walks it.
+
+    A failed function call is ``error calling f: %w`` in Go, so the function's own error is a
+    link of its own; when it is not a template error, Helm 4 gives up reformatting.
+    """
+    texts = []
     seen = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
-        chain.append(exc)
-        exc = getattr(exc, "wrapped", None) or exc.__cause__
-    return chain
+        texts.append(str(exc))
+        cause = getattr(exc, "cause", None)
+        if cause is None:
+            message = getattr(exc, "message", "") or ""
+            match = _FUNC_ERROR.match(message)
+            if match:
+                texts.append(message[match.end():])
+        exc = cause
+    return texts
 
 
 def _parse_exec_message(text):
@@ -254,8 +267,8 @@ def format_exec_error(filename, exc):
     if match:
         return "execution error at (%s): %s" % (tokens[1], match.group(1))
     locations = []
-    for link in _error_chain(exc):
-        parsed = _parse_exec_message(str(link))
+    for link in _error_chain_texts(exc):
+        parsed = _parse_exec_message(link)
         if parsed is None:
             return text
         if not locations or locations[-1] != parsed:
