@@ -46,10 +46,11 @@ class RenderResult(object):
 
 
 def _load(chart):
-    from ..chart import load_chart
+    """A chart of our own: loaded from a path, or a copy (dependency processing prunes it)."""
+    from ..chart.loader import load_chart
     if isinstance(chart, (str, bytes)) or hasattr(chart, "__fspath__"):
         return load_chart(chart)
-    return chart
+    return chart.copy()
 
 
 def _deep_merge(dest, src):
@@ -92,8 +93,9 @@ def merge_user_values(values=None, values_files=(), set_values=()):
             raise RenderError("unknown set value type %r (expected one of %s)"
                               % (kind, ", ".join(SET_ORDER)))
         groups[kind].append(item["value"])
-    parsers = {"json": strvals.parse_json, "raw": strvals.parse, "string": strvals.parse_string,
-               "file": strvals.parse_file, "literal": strvals.parse_literal}
+    parsers = {"json": strvals.parse_set_json, "raw": strvals.parse_set,
+               "string": strvals.parse_set_string, "file": strvals.parse_set_file,
+               "literal": strvals.parse_set_literal}
     for kind in SET_ORDER:
         for expr in groups[kind]:
             merged = parsers[kind](expr, merged)
@@ -116,7 +118,7 @@ def render_release(chart, name, namespace, values=None, values_files=(), set_val
     try:
         chart = _load(chart)
         config = merge_user_values(values, values_files, set_values)
-        caps = Capabilities.default(kube_version=kube_version, api_versions=api_versions)
+        caps = Capabilities(kube_version=kube_version, api_versions=api_versions)
         _check_kube_version(chart, caps)
         process_dependencies(chart, config)
         options = ReleaseOptions(name=name, namespace=namespace, revision=revision,
@@ -154,7 +156,7 @@ def _check_kube_version(chart, caps):
     if not constraint:
         return
     from ..chart.semver import is_compatible_range
-    version = caps.kube_version_string()
+    version = caps.KubeVersion.String()
     if not is_compatible_range(constraint, version):
         raise RenderError("chart requires kubeVersion: %s which is incompatible with Kubernetes %s"
                           % (constraint, version))

@@ -47,62 +47,33 @@ def _decode(data):
     return data.decode("utf-8", "surrogateescape")
 
 
-def _values_table(values, name):
-    """``Values.Table(name)`` for one key: a map table or ``None``."""
-    if isinstance(values, dict):
-        table = values.get(name)
-        if isinstance(table, dict):
-            return table
-    return None
-
-
 def _values_type():
     from ..chart.values import Values
     return Values
 
 
-def _files_object(chart):
-    from ..chart.files import Files
-    return Files(chart.files)
-
-
 def collect_templates(chart, top):
     """Helm's ``allTemplates``: ``{template name: Renderable}`` for the chart and its subcharts.
 
-    ``top`` is the render-values map (``Release``, ``Capabilities``, ``Values``...). Each chart
-    gets one top-level object shared by all its templates, as in Helm.
+    ``top`` is the render-values tree of chart.values.to_render_values: one top-level object
+    per chart (``Subcharts`` holds the children's), shared by all the templates of that
+    chart, as in Helm.
     """
     templates = {}
-    _collect(chart, top, templates, _values_type())
+    _collect(chart, top, templates)
     return templates
 
 
-def _collect(chart, parent, templates, values_type):
-    subcharts = {}
-    vals = {
-        "Chart": chart.template_chart(),
-        "Files": _files_object(chart),
-        "Release": parent.get("Release"),
-        "Capabilities": parent.get("Capabilities"),
-        "Values": values_type(),
-        "Subcharts": subcharts,
-    }
-    if chart.is_root():
-        vals["Values"] = parent.get("Values")
-    else:
-        table = _values_table(parent.get("Values"), chart.name)
-        if table is not None:
-            vals["Values"] = table if isinstance(table, values_type) else values_type(table)
+def _collect(chart, scope, templates):
     for child in chart.dependencies:
-        subcharts[child.name] = _collect(child, vals, templates, values_type)
+        _collect(child, scope["Subcharts"][child.name], templates)
     full_path = chart.chart_full_path()
     base_path = full_path + "/templates"
     library = chart.is_library()
     for name, data in chart.templates:
         if library and not posixpath.basename(name).startswith("_"):
             continue
-        templates[full_path + "/" + name] = Renderable(_decode(data), vals, base_path)
-    return vals
+        templates[full_path + "/" + name] = Renderable(_decode(data), scope, base_path)
 
 
 def sort_templates(names):
