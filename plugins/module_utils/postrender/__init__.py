@@ -15,7 +15,7 @@ import re
 from .errors import PostRenderError
 from .execrender import parse_output, run_exec, run_plugin
 from .generators import absorb
-from .kustomize import build
+from .kustomize import build, finish
 from .namerefs import add_hashes, fix_references
 from .resources import Res
 from .yamlio import dump, load_all
@@ -29,14 +29,16 @@ _SOURCE = re.compile(r"(?m)^# Source: (.*?)\s*$")
 
 def run(manifest_text, renderers, *, enable_plugins=False, cwd=None):
     """Apply ``renderers`` in order to ``manifest_text``; returns the new manifest text."""
-    objs, any_source = [], False
+    objs, source = [], ""
     for chunk in _SEPARATOR.split(manifest_text or ""):
         match = _SOURCE.search(chunk)
-        for obj in _parse_input(chunk, match.group(1) if match else "input"):
-            if match:
-                any_source = True
-                _annotate(obj, match.group(1))
+        # A template may start with its own "---": its documents keep the file's source.
+        source = match.group(1) if match else source
+        for obj in _parse_input(chunk, source or "input"):
+            if source:
+                _annotate(obj, source)
             objs.append(obj)
+    any_source = bool(source)
     objs = _apply_all(objs, renderers, enable_plugins, cwd)
     out = []
     for index, obj in enumerate(objs):
@@ -128,7 +130,7 @@ def _apply_one(objs, item, enable_plugins, cwd, where):
         resources = run_plugin(config, resources, cwd, generator=False)
     add_hashes(resources)
     fix_references(resources)
-    return [r.obj for r in resources]
+    return [r.obj for r in finish(resources)]
 
 
 def _plugin_configs(item, cwd, where):

@@ -65,8 +65,16 @@ def build(resources, cfg, cwd):
         _images(resources, entry)
     add_hashes(resources)
     fix_references(resources)
+    return finish(resources)
+
+
+def finish(resources):
+    """kustomize drops empty ``metadata.annotations`` from every object it emits."""
     for res in resources:
         res.needs_hash = False
+        meta = res.obj.get("metadata")
+        if isinstance(meta, dict) and "annotations" in meta and not meta["annotations"]:
+            del meta["annotations"]
     return resources
 
 
@@ -205,12 +213,15 @@ def _as_string(value):
 
 def _replicas(resources, entry):
     name, count = entry.get("name"), entry.get("count")
-    for res in resources:
-        if name in res.prev_names and any(gvk_matches(s, res) for s in F.REPLICAS):
-            res.obj.setdefault("spec", {})
-            if res.obj["spec"] is None:
-                res.obj["spec"] = {}
-            res.obj["spec"]["replicas"] = count
+    found = [r for r in resources if name in r.prev_names and any(gvk_matches(s, r) for s in F.REPLICAS)]
+    if not found:
+        raise PostRenderError("replicas: resource with name %s does not match a config with the "
+                              "following GVK [Deployment StatefulSet ReplicaSet ReplicationController]"
+                              % name)
+    for res in found:
+        if not isinstance(res.obj.get("spec"), dict):
+            res.obj["spec"] = {}
+        res.obj["spec"]["replicas"] = count
 
 
 def _split_image(image):
@@ -224,7 +235,7 @@ def _split_image(image):
 
 def _image_matches(image, name):
     try:
-        return re.match("^" + name + r"(@sha256)?(:[a-zA-Z0-9_.{}-]*)?$", image) is not None
+        return re.match("^" + name + r"(@sha256)?(:[a-zA-Z0-9_.{}-]*)?(@sha256:[a-zA-Z0-9]*)?$", image) is not None
     except re.error:
         return _split_image(image)[0] == name
 
@@ -265,5 +276,6 @@ def _images(resources, entry):
 
     def setter(res, parent, key):
         parent[key] = _new_image(parent[key], entry)
-    vol_specs = [s for s in F.IMAGES if "volumes" in s["path"]]
+    # Only existing image fields are rewritten, whatever the specs' create flag says.
+    vol_specs = [dict(s, create=False) for s in F.IMAGES if "volumes" in s["path"]]
     apply_fieldspecs(resources, vol_specs, setter)

@@ -127,7 +127,8 @@ def visit(node, parts, fn, create=False, create_leaf=None):
     if not isinstance(node, dict) or not parts:
         return
     key = parts[0]
-    if key.endswith("[]"):
+    is_list = key.endswith("[]")
+    if is_list:
         key = key[:-2]
     if len(parts) == 1:
         if key not in node or node[key] is None:
@@ -139,7 +140,11 @@ def visit(node, parts, fn, create=False, create_leaf=None):
         return
     child = node.get(key)
     if child is None:
-        if not create:
+        if is_list and create and key in node:
+            # kyaml turns a null list into an empty one but does not add a missing one.
+            node[key] = []
+            return
+        if not create or is_list:
             return
         child = node[key] = {}
     visit(child, parts[1:], fn, create, create_leaf)

@@ -34,6 +34,9 @@ def _int(loader, node):
     text = loader.construct_scalar(node)
     if text.startswith("0o"):
         return int(text[2:], 8)
+    if len(text) > 1 and text[0] == "0" and text.isdigit():
+        # go-yaml (kustomize and Helm alike) still reads a leading zero as octal.
+        return int(text, 8) if set(text) <= set("01234567") else int(text)
     return int(text, 0) if text.startswith("0x") else int(text)
 
 
