@@ -1,0 +1,559 @@
+"""Go ``regexp`` (RE2 syntax, Perl flags) on top of Python ``re``.
+
+A Go pattern is parsed with Go's rules and error messages, then emitted as an equivalent
+Python pattern: anchors, ``\\b``, ``\\d``/``\\s``/``\\w`` become their ASCII meanings, flags
+become scoped groups, and named groups become numbered ones (names kept aside, since Go
+accepts names Python does not).  Match iteration follows Go's rules for empty matches.
+"""
+import re
+import unicodedata
+from functools import lru_cache
+
+_MAX_RUNE = 0x10FFFF
+_WORD = "[0-9A-Za-z_]"
+_PERL = {"d": [(48, 57)], "s": [(9, 10), (12, 13), (32, 32)],
+         "w": [(48, 57), (65, 90), (95, 95), (97, 122)]}
+_POSIX = {
+    "alnum": [(48, 57), (65, 90), (97, 122)], "alpha": [(65, 90), (97, 122)],
+    "ascii": [(0, 127)], "blank": [(9, 9), (32, 32)], "cntrl": [(0, 31), (127, 127)],
+    "digit": [(48, 57)], "graph": [(33, 126)], "lower": [(97, 122)], "print": [(32, 126)],
+    "punct": [(33, 47), (58, 64), (91, 96), (123, 126)],
+    "space": [(9, 13), (32, 32)], "upper": [(65, 90)],
+    "word": [(48, 57), (65, 90), (95, 95), (97, 122)], "xdigit": [(48, 57), (65, 70), (97, 102)],
+}
+
+
+class RegexpError(Exception):
+    """Go's *syntax.Error: ``error parsing regexp: <code>: `<expr>```."""
+
+    def __init__(self, code, expr):
+        Exception.__init__(self, "error parsing regexp: %s: `%s`" % (code, expr))
+
+
+@lru_cache(maxsize=None)
+def _category_ranges(cat):
+    out = []
+    start = None
+    for cp in range(_MAX_RUNE + 1):
+        c = unicodedata.category(chr(cp))
+        hit = c == cat if len(cat) == 2 else c[0] == cat
+        if hit and start is None:
+            start = cp
+        elif not hit and start is not None:
+            out.append((start, cp - 1))
+            start = None
+    if start is not None:
+        out.append((start, _MAX_RUNE))
+    return tuple(out)
+
+
+_CATS = {"L", "Lu", "Ll", "Lt", "Lm", "Lo", "M", "Mn", "Mc", "Me", "N", "Nd", "Nl", "No",
+         "P", "Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "S", "Sm", "Sc", "Sk", "So",
+         "Z", "Zs", "Zl", "Zp", "C", "Cc", "Cf", "Cs", "Co"}
+
+
+def _negate(ranges):
+    out = []
+    nxt = 0
+    for lo, hi in sorted(ranges):
+        if lo > nxt:
+            out.append((nxt, lo - 1))
+        nxt = max(nxt, hi + 1)
+    if nxt <= _MAX_RUNE:
+        out.append((nxt, _MAX_RUNE))
+    return out
+
+
+def _char(cp):
+    if cp < 128 and (chr(cp).isalnum()):
+        return chr(cp)
+    if cp <= 0xFFFF:
+        return "\\u%04x" % cp
+    return "\\U%08x" % cp
+
+
+def _class_text(ranges):
+    if not ranges:
+        return "(?!)"
+    parts = []
+    for lo, hi in sorted(ranges):
+        parts.append(_char(lo) if lo == hi else _char(lo) + "-" + _char(hi))
+    return "[" + "".join(parts) + "]"
+
+
+class _Parser(object):
+    def __init__(self, expr):
+        self.s = expr
+        self.i = 0
+        self.names = [None]
+        self.flags = set()
+
+    # -- helpers
+    def err(self, code, text):
+        raise RegexpError(code, text)
+
+    def wrap(self, text, flag_dependent):
+        fl = "".join(f for f in "is" if f in self.flags and f in flag_dependent)
+        return "(?%s:%s)" % (fl, text) if fl else text
+
+    # -- grammar
+    def parse(self):
+        out = self.alternation(0)
+        if self.i < len(self.s):
+            self.err("unexpected )", self.s)
+        return out
+
+    def alternation(self, depth):
+        if depth > 1000:
+            self.err("expression nests too deeply", self.s)
+        branches = [self.concat(depth)]
+        while self.i < len(self.s) and self.s[self.i] == "|":
+            self.i += 1
+            branches.append(self.concat(depth))
+        return "|".join(branches)
+
+    def concat(self, depth):
+        items = []
+        while self.i < len(self.s) and self.s[self.i] not in "|)":
+            start = self.i
+            atom = self.atom(depth)
+            if atom is None:
+                # a bare flag group such as (?i): applies to the rest of this group
+                continue
+            items.append(self.repeat(atom, start))
+        return "".join(items)
+
+    def repeat(self, atom, start):
+        s = self.s
+        last_op = None
+        while self.i < len(s):
+            c = s[self.i]
+            op_start = self.i
+            if c in "*+?":
+                self.i += 1
+                q = c
+            elif c == "{":
+                m = re.match(r"\{(\d+)(,(\d*))?\}", s[self.i:])
+                if not m:
+                    break
+                lo = int(m.group(1))
+                hi = m.group(3)
+                if lo > 1000 or (hi and int(hi) > 1000) or (hi and int(hi) < lo):
+                    self.err("invalid repeat count", m.group(0))
+                self.i += m.end()
+                q = m.group(0)
+            else:
+                break
+            lazy = False
+            if self.i < len(s) and s[self.i] == "?":
+                self.i += 1
+                lazy = True
+            if last_op is not None:
+                self.err("invalid nested repetition operator", s[last_op:self.i])
+            if atom == "":
+                self.err("missing argument to repetition operator", s[op_start:self.i])
+            if "U" in self.flags:
+                lazy = not lazy
+            atom = "(?:%s)%s%s" % (atom, q, "?" if lazy else "")
+            last_op = op_start
+        return atom
+
+    def atom(self, depth):
+        s = self.s
+        c = s[self.i]
+        if c in "*+?":
+            self.err("missing argument to repetition operator", c)
+        if c == "{" and re.match(r"\{(\d+)(,(\d*))?\}", s[self.i:]):
+            m = re.match(r"\{(\d+)(,(\d*))?\}", s[self.i:])
+            self.err("missing argument to repetition operator", m.group(0))
+        if c == "(":
+            return self.group(depth)
+        if c == "[":
+            return self.char_class()
+        if c == "\\":
+            return self.escape()
+        self.i += 1
+        if c == ".":
+            return "(?s:.)" if "s" in self.flags else "[^\\n]"
+        if c == "^":
+            return "(?m:^)" if "m" in self.flags else "\\A"
+        if c == "$":
+            return "(?m:$)" if "m" in self.flags else "\\Z"
+        return self.wrap(re.escape(c), "i")
+
+    def group(self, depth):
+        s = self.s
+        start = self.i
+        name = None
+        if s.startswith("(?", self.i):
+            t = s[self.i:]
+            if t.startswith("(?P<") or t.startswith("(?<"):
+                begin = 4 if t.startswith("(?P<") else 3
+                end = t.find(">")
+                if end < 0:
+                    if t.startswith("(?P") and not t.startswith("(?P<"):
+                        self.err("invalid or unsupported Perl syntax", t[:3])
+                    self.err("invalid named capture", t)
+                name = t[begin:end]
+                if not name or not all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in name):
+                    self.err("invalid named capture", t[:end + 1])
+                self.i += end + 1
+            elif t.startswith("(?P"):
+                self.err("invalid or unsupported Perl syntax", t[:3])
+            else:
+                return self.flag_group(depth, start)
+        else:
+            self.i += 1
+        self.names.append(name)
+        saved = set(self.flags)
+        body = self.alternation(depth + 1)
+        self.flags = saved
+        if self.i >= len(s) or s[self.i] != ")":
+            self.err("missing closing )", s)
+        self.i += 1
+        return "(" + body + ")"
+
+    def flag_group(self, depth, start):
+        """Go's parsePerlFlags for ``(?flags)`` and ``(?flags:...)``."""
+        s = self.s
+        j = self.i + 2
+        flags = set(self.flags)
+        neg = False
+        saw = False
+        c = ""
+        while j < len(s):
+            c = s[j]
+            j += 1
+            if c in "imsU":
+                if neg:
+                    flags.discard(c)
+                else:
+                    flags.add(c)
+                saw = True
+                continue
+            if c == "-":
+                if neg:
+                    break
+                neg, saw = True, False
+                continue
+            if c in ":)":
+                if neg and not saw:
+                    break
+                self.i = j
+                if c == ")":
+                    self.flags = flags
+                    return None
+                saved = self.flags
+                self.flags = flags
+                body = self.alternation(depth + 1)
+                self.flags = saved
+                if self.i >= len(s) or s[self.i] != ")":
+                    self.err("missing closing )", s)
+                self.i += 1
+                return "(?:" + body + ")"
+            break
+        self.err("invalid or unsupported Perl syntax", s[start:j])
+
+    def escape(self):
+        s = self.s
+        start = self.i
+        if self.i + 1 >= len(s):
+            self.err("trailing backslash at end of expression", "")
+        c = s[self.i + 1]
+        self.i += 2
+        if c == "A":
+            return "\\A"
+        if c == "z":
+            return "\\Z"
+        if c == "b":
+            return "(?:(?<=%s)(?!%s)|(?<!%s)(?=%s))" % (_WORD, _WORD, _WORD, _WORD)
+        if c == "B":
+            return "(?:(?<=%s)(?=%s)|(?<!%s)(?!%s))" % (_WORD, _WORD, _WORD, _WORD)
+        if c == "Q":
+            end = s.find("\\E", self.i)
+            lit = s[self.i:] if end < 0 else s[self.i:end]
+            self.i = len(s) if end < 0 else end + 2
+            return "".join(self.wrap(re.escape(ch), "i") for ch in lit)
+        self.i = start
+        ranges = self.class_escape()
+        if ranges is not None:
+            return self.wrap(_class_text(ranges), "i")
+        cp = self.single_escape()
+        return self.wrap(re.escape(chr(cp)), "i")
+
+    def class_escape(self):
+        """\\d \\s \\w (and negations) or \\p{..}: ranges, else None (position kept)."""
+        s = self.s
+        c = s[self.i + 1]
+        if c.lower() in _PERL:
+            self.i += 2
+            r = list(_PERL[c.lower()])
+            return _negate(r) if c.isupper() else r
+        if c in "pP":
+            start = self.i
+            if self.i + 2 >= len(s):
+                self.err("invalid character class range", s[start:])
+            if s[self.i + 2] == "{":
+                end = s.find("}", self.i)
+                if end < 0:
+                    self.err("invalid character class range", s[start:])
+                name = s[self.i + 3:end]
+                self.i = end + 1
+            else:
+                name = s[self.i + 2]
+                self.i += 3
+            neg = c == "P"
+            if name.startswith("^"):
+                neg, name = not neg, name[1:]
+            if name == "Any":
+                r = [(0, _MAX_RUNE)]
+            elif name in _CATS:
+                r = list(_category_ranges(name))
+            else:
+                self.err("invalid character class range", s[start:self.i])
+            return _negate(r) if neg else r
+        return None
+
+    def single_escape(self):
+        """A one-rune escape at self.i (the backslash); returns the code point."""
+        s = self.s
+        start = self.i
+        c = s[self.i + 1]
+        self.i += 2
+        simple = {"a": 7, "f": 12, "t": 9, "n": 10, "r": 13, "v": 11}
+        if c in simple:
+            return simple[c]
+        if c in "01234567":
+            if c != "0" and not (self.i < len(s) and s[self.i] in "01234567"):
+                self.err("invalid escape sequence", s[start:self.i])
+            digits = c
+            while len(digits) < 3 and self.i < len(s) and s[self.i] in "01234567":
+                digits += s[self.i]
+                self.i += 1
+            return int(digits, 8)
+        if c == "x":
+            hexd = "0123456789abcdefABCDEF"
+            if self.i >= len(s):
+                self.err("invalid escape sequence", s[start:self.i])
+            if s[self.i] == "{":
+                self.i += 1
+                r, nhex = 0, 0
+                while True:
+                    if self.i >= len(s):
+                        self.err("invalid escape sequence", s[start:self.i])
+                    h = s[self.i]
+                    self.i += 1
+                    if h == "}":
+                        break
+                    if h not in hexd:
+                        self.err("invalid escape sequence", s[start:self.i])
+                    r = r * 16 + int(h, 16)
+                    nhex += 1
+                    if r > _MAX_RUNE:
+                        self.err("invalid escape sequence", s[start:self.i])
+                if nhex == 0:
+                    self.err("invalid escape sequence", s[start:self.i])
+                return r
+            h = s[self.i:self.i + 2]
+            self.i += len(h)
+            if len(h) < 2 or h[0] not in hexd or h[1] not in hexd:
+                self.err("invalid escape sequence", s[start:self.i])
+            return int(h, 16)
+        if c < "\x80" and not c.isalnum():
+            return ord(c)
+        self.err("invalid escape sequence", s[start:self.i])
+
+    def char_class(self):
+        s = self.s
+        start = self.i
+        self.i += 1
+        neg = False
+        if self.i < len(s) and s[self.i] == "^":
+            neg = True
+            self.i += 1
+        ranges = []
+        first = True
+        while self.i < len(s) and (s[self.i] != "]" or first):
+            first = False
+            if s.startswith("[:", self.i):
+                end = s.find(":]", self.i + 2)
+                if end >= 0:
+                    name = s[self.i + 2:end]
+                    pneg = name.startswith("^")
+                    cls = _POSIX.get(name.lstrip("^"))
+                    if cls is None:
+                        self.err("invalid character class range", s[self.i:end + 2])
+                    ranges += _negate(cls) if pneg else cls
+                    self.i = end + 2
+                    continue
+            if s[self.i] == "\\" and self.i + 1 < len(s):
+                r = self.class_escape()
+                if r is not None:
+                    ranges += r
+                    continue
+            rstart = self.i
+            lo = self.class_char(start)
+            hi = lo
+            if s.startswith("-", self.i) and self.i + 1 < len(s) and s[self.i + 1] != "]":
+                self.i += 1
+                hi = self.class_char(start)
+                if hi < lo:
+                    self.err("invalid character class range", s[rstart:self.i])
+            ranges.append((lo, hi))
+        if self.i >= len(s):
+            self.err("missing closing ]", s[start:])
+        self.i += 1
+        if neg:
+            ranges = _negate(ranges)
+        return self.wrap(_class_text(ranges), "i")
+
+    def class_char(self, class_start):
+        s = self.s
+        if self.i >= len(s):
+            self.err("missing closing ]", s[class_start:])
+        if s[self.i] == "\\":
+            if self.i + 1 >= len(s):
+                self.err("trailing backslash at end of expression", "")
+            return self.single_escape()
+        c = s[self.i]
+        self.i += 1
+        return ord(c)
+
+
+class GoRegexp(object):
+    """A compiled Go regexp: ``rx`` (Python pattern) and ``names`` per group number."""
+
+    def __init__(self, expr):
+        p = _Parser(expr)
+        pattern = p.parse()
+        self.expr = expr
+        self.names = p.names
+        try:
+            self.rx = re.compile(pattern)
+        except re.error as exc:
+            raise RegexpError("regexp/syntax: internal error", str(exc))
+
+    def matches(self, s, n=-1):
+        """Go's allMatches: successive non-overlapping matches (Match objects)."""
+        if n < 0:
+            n = len(s) + 1
+        out = []
+        pos, prev_end = 0, -1
+        while len(out) < n and pos <= len(s):
+            m = self.rx.search(s, pos)
+            if m is None:
+                break
+            accept = True
+            if m.end() == pos:
+                accept = m.start() != prev_end
+                pos += 1
+            else:
+                pos = m.end()
+            prev_end = m.end()
+            if accept:
+                out.append(m)
+        return out
+
+    def expand(self, template, m):
+        """Regexp.Expand: $1, ${1}, $name, ${name}, $$."""
+        out = []
+        t = template
+        while t:
+            i = t.find("$")
+            if i < 0:
+                break
+            out.append(t[:i])
+            t = t[i + 1:]
+            if t.startswith("$"):
+                out.append("$")
+                t = t[1:]
+                continue
+            name, num, rest = _extract(t)
+            if name is None:
+                out.append("$")
+                continue
+            t = rest
+            if num >= 0:
+                if num <= self.rx.groups and m.group(num) is not None:
+                    out.append(m.group(num))
+            else:
+                for gi, gname in enumerate(self.names):
+                    if gname == name and m.group(gi) is not None:
+                        out.append(m.group(gi))
+                        break
+        out.append(t)
+        return "".join(out)
+
+    def replace_all(self, s, repl):
+        """Go's replaceAll: repl(match) for every match, skipping an empty match
+        right after the previous one."""
+        out = []
+        last = 0
+        pos = 0
+        n = len(s)
+        while pos <= n:
+            m = self.rx.search(s, pos)
+            if m is None:
+                break
+            out.append(s[last:m.start()])
+            if m.end() > last or m.start() == 0:
+                out.append(repl(m))
+            last = m.end()
+            width = 1 if pos < n else 0
+            if pos + width > m.end():
+                pos += width
+            elif pos + 1 > m.end():
+                pos += 1
+            else:
+                pos = m.end()
+        out.append(s[last:])
+        return "".join(out)
+
+    def split(self, s, n):
+        if n == 0:
+            return []
+        if self.expr and not s:
+            return [""]
+        out = []
+        beg = end = 0
+        for m in self.matches(s, n):
+            if n > 0 and len(out) == n - 1:
+                break
+            end = m.start()
+            if m.end() != 0:
+                out.append(s[beg:end])
+            beg = m.end()
+        if end != len(s):
+            out.append(s[beg:])
+        return out
+
+
+def _extract(t):
+    brace = False
+    if t.startswith("{"):
+        brace = True
+        t = t[1:]
+    i = 0
+    while i < len(t) and (t[i].isalnum() or t[i] == "_"):
+        i += 1
+    if i == 0:
+        return None, -1, None
+    name = t[:i]
+    if brace:
+        if i >= len(t) or t[i] != "}":
+            return None, -1, None
+        i += 1
+    num = -1
+    if name.isdigit() and name.isascii() and not (name[0] == "0" and len(name) > 1):
+        num = int(name) if len(name) < 9 else -1
+    return name, num, t[i:]
+
+
+@lru_cache(maxsize=256)
+def compile_go(expr):
+    return GoRegexp(expr)
+
+
+def quote_meta(s):
+    """regexp.QuoteMeta."""
+    return "".join("\\" + c if c in "\\.+*?()|[]{}^$" else c for c in s)

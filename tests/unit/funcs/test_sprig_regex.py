@@ -1,0 +1,67 @@
+"""Sprig regex functions follow Go's RE2 syntax, errors and match iteration, as in Helm."""
+import pytest
+
+from sprig_oracle import oracle_render, evaluate
+
+CASES = [
+    'regexMatch "^[a-z]+\\\\d$" "abc1"', 'regexMatch "x" "abc"', 'regexMatch "(" "x"',
+    'regexMatch "a$" "a\\n"', 'regexMatch "(?m)a$" "a\\nb"', 'regexMatch "^b" "a\\nb"',
+    'regexMatch "(?m)^b" "a\\nb"', 'regexMatch "\\\\d" "٣"', 'regexMatch "\\\\w" "é"',
+    'regexMatch "\\\\bfoo\\\\b" "éfooé"', 'regexMatch "(?i)straße" "STRASSE"', 'regexMatch "(?i)k" "K"',
+    'regexMatch "\\\\s" "\\v"', 'regexMatch "[[:alpha:]]+" "abc"', 'regexMatch "\\\\pL" "é"',
+    'regexMatch "\\\\p{Lu}" "a"', 'regexMatch "." "\\n"', 'regexMatch "(?s)." "\\n"',
+    'regexMatch "\\\\z" ""', 'regexMatch "a\\\\z" "a\\n"', 'regexMatch "\\\\Aa" "ba"',
+    'mustRegexMatch "[" "x"', 'mustRegexMatch "a**" "x"', 'mustRegexMatch "*a" "x"',
+    'mustRegexMatch "a)" "x"', 'mustRegexMatch "(a" "x"', 'mustRegexMatch "[z-a]" "x"',
+    'mustRegexMatch "\\\\1" "x"', 'mustRegexMatch "(?=x)" "x"', 'mustRegexMatch "(?!x)" "x"',
+    'mustRegexMatch "(?<=x)y" "x"', 'mustRegexMatch "a{1001}" "x"', 'mustRegexMatch "a{2,1}" "x"',
+    'mustRegexMatch "\\\\Z" "x"', 'mustRegexMatch "x\\\\" "x"', 'mustRegexMatch "[[:foo:]]" "x"',
+    'mustRegexMatch "(?P<>x)" "x"', 'mustRegexMatch "(?P<a-b>x)" "x"', 'mustRegexMatch "(?P=a)" "x"',
+    'mustRegexMatch "(?i" "x"', 'mustRegexMatch "(?-)" "x"', 'mustRegexMatch "(?z)" "x"',
+    'mustRegexMatch "\\\\x{zz}" "x"', 'mustRegexMatch "\\\\xZ1" "x"', 'mustRegexMatch "\\\\8" "x"',
+    'mustRegexMatch "a{,3}" "a{,3}"', 'mustRegexMatch "x{" "x{"', 'mustRegexMatch "a*?" ""',
+    'mustRegexMatch "a+*" "x"', 'mustRegexMatch "a{2}{3}" "x"', 'mustRegexMatch "\\\\C" "x"',
+    'mustRegexMatch "\\\\p{Foo}" "x"', 'mustRegexMatch "[a" "x"', 'mustRegexMatch "(?P<n>a)(?P<n>b)" "x"',
+    'mustRegexMatch "(?<n>a)" "a"', 'mustRegexMatch "()" ""', 'mustRegexMatch "a|*" "x"',
+    'mustRegexMatch "\\\\Q.*\\\\E" "a.*"', 'mustRegexMatch "[\\\\d-z]+" "-"', 'mustRegexMatch "[a-]" "-"',
+    'mustRegexMatch "\\\\101" "A"', 'mustRegexMatch "\\\\x41\\\\x{42}" "AB"', 'mustRegexMatch "[^a]" "\\n"',
+    'regexFind "[a-zA-Z][1-9]" "abcd1234"', 'regexFind "x" "abc"', 'regexFind "(" "abc"',
+    'regexFindAll "[2,4,6,8]" "123456789" -1', 'regexFindAll "[2,4,6,8]" "123456789" 2',
+    'regexFindAll "a*" "baaab" -1', 'regexFindAll "" "abc" -1', 'regexFindAll "x*" "" -1',
+    'regexFindAll "a|" "ab" -1', 'regexFindAll "\\\\b" "ab cd" -1', 'regexFindAll "q" "abc" -1',
+    'regexFindAll "." "héllo" 0', 'regexFindAll "(?U)a+" "aaa" -1', 'regexFindAll "(?U)a+?" "aaa" -1',
+    'regexReplaceAll "a(x*)b" "-ab-axxb-" "${1}W"', 'regexReplaceAll "a(x*)b" "-ab-axxb-" "$1W"',
+    'regexReplaceAll "a(?P<x>x*)b" "-ab-axxb-" "<$x>"', 'regexReplaceAll "a(x*)b" "-axb-" "$$1"',
+    'regexReplaceAll "a(x*)b" "-axb-" "$"', 'regexReplaceAll "a(x*)b" "-axb-" "${1"',
+    'regexReplaceAll "a(x*)b" "-axb-" "$2|$0|${01}|$01"', 'regexReplaceAll "x*" "abc" "-"',
+    'regexReplaceAll "a*" "baaac" "-"', 'regexReplaceAll "" "" "-"', 'regexReplaceAll "$" "ab\\n" "X"',
+    'regexReplaceAll "(?m)$" "a\\nb" "X"', 'regexReplaceAll "(?m)^" "a\\nb" "> "',
+    'regexReplaceAll "\\\\s+" "a  b \\t c" " "', 'regexReplaceAll "[" "x" "y"',
+    'regexReplaceAll "(a)(?:b)(c)?" "ab" "[$1|$2]"', 'regexReplaceAll "(?i)HELLO" "hello Hello" "bye"',
+    'regexReplaceAllLiteral "a(x*)b" "-ab-axxb-" "${1}"', 'regexReplaceAllLiteral "x*" "abc" "$"',
+    'regexReplaceAllLiteral "(" "x" "y"',
+    'regexSplit "," "a,b,c" 2', 'regexSplit "," "a,b,c" -1', 'regexSplit "," "a,b,c" 0',
+    'regexSplit "z*" "abaabaccadaaae" 5', 'regexSplit "" "abc" -1', 'regexSplit "," "" -1',
+    'regexSplit "" "" -1', 'regexSplit "a" "banana" -1', 'regexSplit "x*" "axbxc" -1', 'regexSplit "[" "x" 1',
+    'regexSplit "^" "abc" -1', 'regexSplit "b" "abc" 1',
+    'regexQuoteMeta "1.2.3+[a]{b}^$\\\\|?*()"', 'regexQuoteMeta "héllo"',
+    'mustRegexFindAll "a." "abacad" 2', 'mustRegexFind "b+" "abbbc"', 'mustRegexReplaceAll "b" "abc" "$0$0"',
+    'mustRegexReplaceAllLiteral "b" "abc" "$0"', 'mustRegexSplit "b" "abc" -1',
+    'mustRegexFindAll "(" "x" 1', 'mustRegexFind "(" "x"', 'mustRegexReplaceAll "(" "x" ""',
+    'mustRegexReplaceAllLiteral "(" "x" ""', 'mustRegexSplit "(" "x" 1',
+    'regexFindAll "(\\\\w+)@(\\\\w+)\\\\.com" "a@b.com, c@d.com" -1', 'regexFind "[^[:space:]]+" "  hi there"',
+    'regexFindAll "[[:^digit:]]+" "ab12cd" -1', 'regexFindAll "\\\\PL+" "ab12cd!" -1',
+    'regexFindAll "[\\\\p{Nd}]+" "a1٢3" -1', 'regexFindAll "(?i)[a-c]+" "xAbCx" -1',
+    'regexFindAll "(?i:a)b" "AB ab Ab aB" -1', 'regexFindAll "a(?i)b|c" "aB C" -1',
+    'regexFindAll "[\\\\x{41}-\\\\x{43}]+" "ABCD" -1', 'regexFindAll "\\\\.\\\\+\\\\-" ".+-" -1',
+]
+
+
+@pytest.fixture(scope="module")
+def expected(tmp_path_factory):
+    return oracle_render(tmp_path_factory.mktemp("regex"), CASES)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_regex_function_output_matches_helm(case, expected):
+    assert evaluate(case) == expected[case]
