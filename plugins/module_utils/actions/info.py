@@ -1,0 +1,95 @@
+"""release_info: one release (status, values, manifest objects, hooks, notes, history, drift) or a list."""
+import copy
+
+import yaml
+
+from ..plan.manifest import ManifestError, parse_manifest
+from ..plan.patch import drift
+from ..plan.planner import Planner
+from .report import redact, release_status
+
+
+def _coalesce(defaults, config):
+    out = copy.deepcopy(defaults or {})
+    for key, value in (config or {}).items():
+        if value is None:
+            out.pop(key, None)
+        elif isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _coalesce(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _drift(engine, resources):
+    """Per object of the release: missing, or the fields where live differs from the stored manifest."""
+    planner = Planner(engine.client, engine.openapi, engine.name, engine.namespace)
+    items = [(r, planner._ns_or_default(r, {})) for r in resources]
+    lives = planner._fetch(items)
+    openapi = engine.openapi
+    out = []
+    for (res, ns), live in zip(items, lives):
+        entry = {"apiVersion": res.api_version, "kind": res.kind, "name": res.name}
+        if ns:
+            entry["namespace"] = ns
+        if live is None:
+            out.append(dict(entry, drift=["(object missing)"]))
+            continue
+        try:
+            meta = openapi.patch_meta(res.api_version, res.kind)
+        except Exception:  # drift is advisory; a schema we cannot read only loses merge keys
+            meta = None
+        paths = drift(res.obj, live, meta)
+        if paths:
+            out.append(dict(entry, drift=paths))
+    return out
+
+
+def describe(engine, revision=None, all_values=False, show_secrets=False):
+    history = engine.history()
+    if not history:
+        return None
+    rel = next((r for r in history if r["version"] == revision), None) if revision else history[-1]
+    if rel is None:
+        return None
+    status = release_status(rel)
+    config = rel.get("config") or {}
+    if all_values:
+        config = _coalesce((rel.get("chart") or {}).get("values"), config)
+    status["values"] = status["release_values"] = config
+    try:
+        resources = parse_manifest(rel.get("manifest") or "")
+    except ManifestError:
+        resources = []
+    status["manifest"] = [redact(r.obj, show_secrets) for r in resources]
+    status["hooks"] = [redact(yaml.safe_load(h.get("manifest") or "") or {}, show_secrets)
+                       for h in rel.get("hooks") or []]
+    status["hook_runs"] = [{"name": h.get("name"), "kind": h.get("kind"), "events": h.get("events"),
+                            "weight": h.get("weight", 0), "last_run": h.get("last_run") or {}}
+                           for h in rel.get("hooks") or []]
+    status["history"] = [{"revision": r["version"], "updated": release_status(r)["updated"],
+                          "status": r["info"]["status"], "chart": release_status(r)["chart"],
+                          "app_version": release_status(r)["app_version"],
+                          "description": r["info"].get("description", "")} for r in history]
+    status["drift"] = _drift(engine, resources) if rel["info"]["status"] == "deployed" else []
+    return status
+
+
+_DEFAULT_STATES = ("deployed", "failed")
+
+
+def list_releases(engine, states):
+    """Latest revision of every release in the namespace, filtered by state as ``helm list``."""
+    wanted = set(states or _DEFAULT_STATES)
+    latest = {}
+    for rel in engine.storage.list_all():
+        if rel["name"] not in latest or rel["version"] > latest[rel["name"]]["version"]:
+            latest[rel["name"]] = rel
+    out = []
+    for name in sorted(latest):
+        status = latest[name]["info"]["status"]
+        group = "pending" if status.startswith("pending-") else status
+        if "all" in wanted or group in wanted:
+            out.append(release_status(latest[name]))
+    return out
+

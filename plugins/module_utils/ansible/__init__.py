@@ -1,0 +1,1 @@
+"""The only package that knows about Ansible: option specs, documentation and results."""

@@ -1,0 +1,200 @@
+"""The single source of every module option: argument specs AND documentation come from these tables.
+
+Names, aliases, defaults and ``K8S_AUTH_*`` fallbacks follow kubernetes.core.helm / helm_info so a
+playbook needs only its FQCN changed. ``doc_fragment()`` renders a table as the YAML ``options:`` that
+``plugins/doc_fragments/*`` expose; ``argument_spec()`` turns the same tables into AnsibleModule specs.
+"""
+import copy
+
+import yaml
+
+# ``env`` becomes an env_fallback in the spec and a sentence in the docs.
+CONNECTION = {
+    "kubeconfig": {
+        "type": "raw", "aliases": ["kubeconfig_path"], "env": "K8S_AUTH_KUBECONFIG",
+        "description": ["Path to a kubeconfig file, or the kubeconfig content as a dictionary.",
+                        "Defaults to C(KUBECONFIG) or C(~/.kube/config), then the in-cluster service account."]},
+    "context": {
+        "type": "str", "aliases": ["kube_context"], "env": "K8S_AUTH_CONTEXT",
+        "description": ["The kubeconfig context to use."]},
+    "host": {
+        "type": "str", "env": "K8S_AUTH_HOST",
+        "description": ["URL of the Kubernetes API server; overrides the kubeconfig."]},
+    "api_key": {
+        "type": "str", "no_log": True, "env": "K8S_AUTH_API_KEY",
+        "description": ["Bearer token to authenticate with the API server."]},
+    "ca_cert": {
+        "type": "path", "aliases": ["ssl_ca_cert"], "env": "K8S_AUTH_SSL_CA_CERT",
+        "description": ["Path to a CA certificate used to verify the API server."]},
+    "validate_certs": {
+        "type": "bool", "aliases": ["verify_ssl"], "env": "K8S_AUTH_VERIFY_SSL",
+        "description": ["Whether to verify the API server's TLS certificate.",
+                        "Defaults to the kubeconfig's setting (verify unless it says insecure-skip-tls-verify)."]},
+    "binary_path": {
+        "type": "path",
+        "description": ["Accepted for compatibility with kubernetes.core.helm and ignored (no helm binary is used)."]},
+    "storage_driver": {
+        "type": "str", "default": "secret", "choices": ["secret", "secrets", "configmap", "configmaps"],
+        "env": "HELM_DRIVER",
+        "description": ["Where release records are kept, as Helm's C(HELM_DRIVER)."]},
+}
+
+_NAME = {
+    "release_name": {"type": "str", "required": True, "aliases": ["name"],
+                     "description": ["Name of the release (Helm's rules: lowercase DNS-1123, at most 53 characters)."]},
+    "release_namespace": {"type": "str", "required": True, "aliases": ["namespace"],
+                          "description": ["Namespace of the release; its records are stored there."]},
+}
+_TIMING = {
+    "wait": {"type": "bool", "default": False,
+             "description": ["Wait until every resource is ready (Helm's readiness rules) before marking the "
+                             "release deployed."]},
+    "wait_timeout": {"type": "str",
+                     "description": ["How long to wait for readiness and for each hook, as a Go duration "
+                                     "(C(5m0s)) or seconds. Alias of I(timeout), kept for compatibility."]},
+    "timeout": {"type": "str",
+                "description": ["Time allowed for each hook and for I(wait), as a Go duration or seconds "
+                                "(default C(5m0s))."]},
+    "disable_hook": {"type": "bool", "default": False, "description": ["Do not run hooks (Helm's C(--no-hooks))."]},
+    "history_max": {"type": "int", "default": 10,
+                    "description": ["Keep at most this many revisions (0: no limit), pruned as Helm does."]},
+    "show_secrets": {"type": "bool", "default": False,
+                     "description": ["Show Secret data in diffs and returned objects instead of redacting it."]},
+}
+_STRATEGY = {
+    "apply_strategy": {
+        "type": "str", "choices": ["chart-delta", "helm3", "server-side"],
+        "description": [
+            "How existing objects are updated.",
+            "C(chart-delta) (default for install/upgrade) sends only what the chart changed between the deployed "
+            "revision and the new one, so changes made outside the chart are kept.",
+            "C(helm3) is Helm 3's three-way merge (hand edits to chart fields are reverted).",
+            "C(server-side) is server-side apply with field manager C(helm); the release is recorded with "
+            "C(apply_method: ssa).",
+            "For rollback the default follows the target revision's apply method."]},
+    "server_side": {"type": "str", "choices": ["auto", "true", "false"],
+                    "description": ["Helm 4's C(--server-side): C(true) means I(apply_strategy=server-side)."]},
+    "force_conflicts": {"type": "bool", "default": False,
+                        "description": ["With server-side apply, take over fields owned by other field managers."]},
+    "force": {"type": "bool", "default": False,
+              "description": ["Replace objects (PUT) instead of patching them, like Helm's C(--force-replace)."]},
+}
+
+RELEASE = dict(copy.deepcopy(_NAME), **{
+    "release_state": {"type": "str", "default": "present", "choices": ["present", "absent"], "aliases": ["state"],
+                      "description": ["C(present) installs or upgrades the release; C(absent) uninstalls it."]},
+    "chart_ref": {"type": "path",
+                  "description": ["Chart directory or packaged chart (C(.tgz)). Required when I(release_state=present)."]},
+    "chart_version": {"type": "str",
+                      "description": ["Expected chart version; the task fails if the chart's version differs."]},
+    "chart_repo_url": {"type": "str",
+                       "description": ["Not supported: charts are read from a local directory or archive."]},
+    "release_values": {"type": "dict", "default": {}, "aliases": ["values"],
+                       "description": ["Values to pass to the chart (like C(-f) with a values file)."]},
+    "values_files": {"type": "list", "elements": "str", "default": [],
+                     "description": ["Values files, merged in order before I(release_values)."]},
+    "set_values": {"type": "list", "elements": "dict",
+                   "description": ["Values like C(--set), C(--set-string), C(--set-json), C(--set-file), "
+                                   "C(--set-literal)."],
+                   "options": {
+                       "value": {"type": "str", "required": True, "description": ["C(key=value) expression."]},
+                       "value_type": {"type": "str", "default": "raw",
+                                      "choices": ["raw", "string", "json", "file", "literal"],
+                                      "description": ["Which C(--set) flavour the value is."]}}},
+    "reuse_values": {"type": "bool",
+                     "description": ["Merge the new values over the deployed revision's values."]},
+    "reset_values": {"type": "bool", "default": True,
+                     "description": ["Use only the values given in this task (the default, as kubernetes.core.helm)."]},
+    "reset_then_reuse_values": {"type": "bool", "default": False,
+                                "description": ["Like I(reuse_values): the deployed values with the new ones merged over."]},
+    "atomic": {"type": "bool", "default": False,
+               "description": ["On failure, uninstall a new install or roll an upgrade back (implies I(wait))."]},
+    "create_namespace": {"type": "bool", "default": False,
+                         "description": ["Create the release namespace if it does not exist."]},
+    "skip_crds": {"type": "bool", "default": False, "description": ["Do not install the chart's C(crds/)."]},
+    "crds": {"type": "str", "default": "install", "choices": ["install", "upgrade", "skip"],
+             "description": ["C(install): create missing CRDs from C(crds/) on install (Helm); C(upgrade): also "
+                             "apply them on upgrade; C(skip): like I(skip_crds)."]},
+    "take_ownership": {"type": "bool", "default": False,
+                       "description": ["Adopt existing objects that belong to no release or another release."]},
+    "purge": {"type": "bool", "default": True,
+              "description": ["With I(release_state=absent), delete all revision records (false: keep history)."]},
+    "post_renderer": {"type": "raw",
+                      "description": ["A post-renderer executable, or a list of post-renderers (executables, "
+                                      "C(kustomize:) transformers, kustomize plugin configs) applied in order."]},
+    "description": {"type": "str", "description": ["Custom description of the new revision."]},
+    "skip_schema_validation": {"type": "bool", "default": False,
+                               "description": ["Accepted for compatibility; schema validation always runs."]},
+    "replace": {"type": "bool", "default": False,
+                "description": ["Accepted for compatibility: an uninstalled release name is always reusable."]},
+    "dependency_update": {"type": "bool", "default": False, "aliases": ["dep_up"],
+                          "description": ["Accepted and ignored (needs a helm binary); vendor subcharts in C(charts/)."]},
+    "update_repo_cache": {"type": "bool", "default": False, "description": ["Accepted and ignored."]},
+    "insecure_skip_tls_verify": {"type": "bool", "default": False, "aliases": ["skip_tls_certs_check"],
+                                 "description": ["Accepted and ignored (chart repositories are not used)."]},
+    "plain_http": {"type": "bool", "default": False, "description": ["Accepted and ignored."]},
+}, **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY))
+
+ROLLBACK = dict(copy.deepcopy(_NAME), **{
+    "revision": {"type": "int", "default": 0,
+                 "description": ["Revision to roll back to; C(0) (default) is the one before the current revision."]},
+}, **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY))
+
+RELEASE_INFO = {
+    "release_name": {"type": "str", "aliases": ["name"],
+                     "description": ["Release to describe. Without it, the releases of the namespace are listed."]},
+    "release_namespace": {"type": "str", "required": True, "aliases": ["namespace"],
+                          "description": ["Namespace of the release(s)."]},
+    "release_state": {"type": "list", "elements": "str", "default": [],
+                      "choices": ["all", "deployed", "failed", "pending", "superseded", "uninstalled", "uninstalling"],
+                      "description": ["With no I(release_name): only list releases in these states (default: "
+                                      "deployed and failed, as C(helm list))."]},
+    "revision": {"type": "int", "description": ["Describe this revision instead of the latest."]},
+    "get_all_values": {"type": "bool", "default": False,
+                       "description": ["Return the chart's default values coalesced with the user values."]},
+    "show_secrets": _TIMING["show_secrets"],
+}
+
+IGNORED = ("binary_path", "update_repo_cache", "dependency_update", "insecure_skip_tls_verify", "plain_http",
+           "skip_schema_validation", "replace")
+
+
+def argument_spec(*tables):
+    """AnsibleModule argument_spec for the union of option tables."""
+    from ansible.module_utils.basic import env_fallback
+
+    def convert(opt):
+        spec = {k: copy.deepcopy(v) for k, v in opt.items() if k not in ("description", "env", "options")}
+        if "env" in opt:
+            spec["fallback"] = (env_fallback, [opt["env"]])
+        if "options" in opt:
+            spec["options"] = {name: convert(sub) for name, sub in opt["options"].items()}
+        return spec
+
+    out = {}
+    for table in tables:
+        for name, opt in table.items():
+            out[name] = convert(opt)
+    return out
+
+
+def doc_fragment(*tables):
+    """The ``options:`` YAML documenting the same tables (for ansible-doc via doc fragments)."""
+    def convert(opt):
+        doc = {"description": list(opt["description"])}
+        if "env" in opt:
+            doc["description"].append("If not set, the environment variable C(%s) is used." % opt["env"])
+        for key in ("type", "required", "default", "choices", "aliases", "elements"):
+            if key in opt:
+                doc[key] = copy.deepcopy(opt[key])
+        if doc.get("required") is False:
+            del doc["required"]
+        if "options" in opt:
+            doc["suboptions"] = {name: convert(sub) for name, sub in opt["options"].items()}
+        return doc
+
+    options = {}
+    for table in tables:
+        for name, opt in table.items():
+            options[name] = convert(opt)
+    return yaml.safe_dump({"options": options}, sort_keys=True, default_flow_style=False)

@@ -1,0 +1,195 @@
+"""Module bodies for release, rollback and release_info: options → engine call → result.
+
+Functions take the validated ``params`` dict and return ``(result, warnings)`` or raise ModuleFailure,
+so they run the same from AnsibleModule, from tests and from benchmarks.
+"""
+import copy
+import os
+import re
+
+from ..actions.info import describe, list_releases
+from ..actions.operations import OperationError, Options, ReleaseEngine
+from ..kube.client import KubeClient
+from ..kube.config import load_configuration
+from ..kube.errors import KubeError
+from .options import IGNORED
+
+_NAME_RE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)")
+_UNIT = {"h": 3600, "m": 60, "s": 1, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
+
+
+class ModuleFailure(Exception):
+    """Fail the task with this message (and the partial result in ``result``)."""
+
+    def __init__(self, message, result=None):
+        super().__init__(message)
+        self.result = result or {}
+
+
+def parse_duration(text, default=300):
+    """Go duration (``5m0s``, ``90s``) or plain seconds → seconds."""
+    if text in (None, ""):
+        return default
+    text = str(text).strip()
+    if re.fullmatch(r"\d+(\.\d+)?", text):
+        return float(text)
+    parts = _DURATION.findall(text)
+    if not parts or "".join(n + u for n, u in parts) != text:
+        raise ModuleFailure('invalid duration "%s"' % text)
+    return sum(float(n) * _UNIT[u] for n, u in parts)
+
+
+def connect(params):
+    try:
+        cfg = load_configuration(params.get("kubeconfig"), params.get("context"), params.get("host"),
+                                 params.get("api_key"), params.get("ca_cert"), params.get("validate_certs"))
+    except KubeError as exc:
+        raise ModuleFailure(str(exc)) from exc
+    return KubeClient(cfg, cache_dir=os.environ.get("HELMLESS_CACHE_DIR"))
+
+
+def _warnings(params):
+    return ["%s is ignored: helmless.core needs no helm binary or chart repository" % name
+            for name in IGNORED if params.get(name)]
+
+
+def _validate_name(name):
+    if not name or len(name) > 53 or not _NAME_RE.match(name):
+        raise ModuleFailure('invalid release name "%s": names must be lowercase DNS-1123 labels of at most 53 '
+                            'characters' % name)
+
+
+def _strategy(params, default="chart-delta"):
+    if params.get("server_side") == "true":
+        return "server-side"
+    return params.get("apply_strategy") or default
+
+
+def _options(params, check_mode, **extra):
+    timeout = parse_duration(params.get("timeout") or params.get("wait_timeout"))
+    return Options(check_mode=check_mode, strategy=extra.pop("strategy"), take_ownership=params.get("take_ownership", False),
+                   force=params.get("force", False), force_conflicts=params.get("force_conflicts", False),
+                   wait=params.get("wait", False), timeout=timeout, atomic=params.get("atomic", False),
+                   history_max=params.get("history_max") if params.get("history_max") is not None else 10,
+                   disable_hook=params.get("disable_hook", False), **extra)
+
+
+def _result(outcome, params, diff, client, warnings):
+    result = outcome.result(diff=diff, show_secrets=params.get("show_secrets", False))
+    result["api_requests"] = {"total": client.count(), "writes": client.count(writes_only=True, include_dry_run=False)}
+    return result, warnings
+
+
+def _fail(exc, params, diff, client, warnings):
+    partial = {}
+    if getattr(exc, "outcome", None) is not None:
+        partial, _ = _result(exc.outcome, params, diff, client, warnings)
+        partial["changed"] = not exc.outcome.check_mode and exc.outcome.release is not None
+    return ModuleFailure(str(exc), partial)
+
+
+def _render(params, engine, client):
+    """Render the chart with the cluster's capabilities and lookup; returns a ReleaseInput."""
+    from ..actions.inputs import from_render
+    from ..render import RenderError, merge_user_values, render_release
+
+    chart_ref = params.get("chart_ref")
+    if params.get("chart_repo_url") or not chart_ref or not os.path.exists(chart_ref):
+        raise ModuleFailure("chart_ref %s is not a local chart directory or archive (chart repositories and "
+                            "OCI references are not supported)" % chart_ref)
+    history = engine.history()
+    deployed = [r for r in history if r["info"]["status"] == "deployed"]
+    current = deployed[-1] if deployed else (history[-1] if history else None)
+    installed = current is not None and current["info"]["status"] != "uninstalled"
+    try:
+        config = merge_user_values(params.get("release_values") or {}, params.get("values_files") or (),
+                                   params.get("set_values") or ())
+        if installed and (params.get("reuse_values") or params.get("reset_then_reuse_values")):
+            config = _deep_merge(copy.deepcopy(current.get("config") or {}), config)
+        version = client.server_version()
+        result = render_release(
+            chart_ref, name=params["release_name"], namespace=params["release_namespace"], values=config,
+            revision=(history[-1]["version"] + 1) if history else 1, is_install=not installed,
+            is_upgrade=installed, kube_version=version.get("gitVersion"),
+            api_versions=client.discovery.api_versions(), lookup=lookup_for(client),
+            post_renderer=params.get("post_renderer"))
+    except RenderError as exc:
+        raise ModuleFailure(str(exc)) from exc
+    want = params.get("chart_version")
+    have = result.chart.metadata.get("version")
+    if want and want != have:
+        raise ModuleFailure("chart_version %s requested but %s has version %s" % (want, chart_ref, have))
+    return from_render(result)
+
+
+def _deep_merge(dest, src):
+    for key, value in src.items():
+        if isinstance(value, dict) and isinstance(dest.get(key), dict):
+            _deep_merge(dest[key], value)
+        else:
+            dest[key] = value
+    return dest
+
+
+def lookup_for(client):
+    """Helm's ``lookup`` against the live cluster (empty map when absent or unknown)."""
+    def lookup(api_version, kind, namespace, name):
+        try:
+            if name:
+                return client.get(api_version, kind, name, namespace or None) or {}
+            items = client.list(api_version, kind, namespace or None)
+            return {"apiVersion": api_version, "kind": kind + "List", "metadata": {}, "items": items}
+        except KubeError:
+            return {}
+    return lookup
+
+
+def run_release(params, check_mode=False, diff=False):
+    warnings = _warnings(params)
+    _validate_name(params["release_name"])
+    client = connect(params)
+    engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
+                           params.get("storage_driver") or "secret")
+    try:
+        if params.get("release_state", "present") == "absent":
+            opts = _options(params, check_mode, strategy="chart-delta", purge=params.get("purge", True))
+            return _result(engine.absent(opts), params, diff, client, warnings)
+        inp = _render(params, engine, client)
+        crds = params.get("crds") or "install"
+        opts = _options(params, check_mode, strategy=_strategy(params),
+                        create_namespace=params.get("create_namespace", False),
+                        skip_crds=params.get("skip_crds", False) or crds == "skip", upgrade_crds=crds == "upgrade",
+                        description=params.get("description"))
+        return _result(engine.present(inp, opts), params, diff, client, warnings)
+    except (OperationError, KubeError) as exc:
+        raise _fail(exc, params, diff, client, warnings) from exc
+
+
+def run_rollback(params, check_mode=False, diff=False):
+    warnings = _warnings(params)
+    client = connect(params)
+    engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
+                           params.get("storage_driver") or "secret")
+    try:
+        opts = _options(params, check_mode, strategy=_strategy(params, default="auto"))
+        return _result(engine.rollback(params.get("revision") or 0, opts), params, diff, client, warnings)
+    except (OperationError, KubeError) as exc:
+        raise _fail(exc, params, diff, client, warnings) from exc
+
+
+def run_info(params):
+    client = connect(params)
+    engine = ReleaseEngine(client, params.get("release_name") or "", params["release_namespace"],
+                           params.get("storage_driver") or "secret")
+    try:
+        if params.get("release_name"):
+            status = describe(engine, params.get("revision"), params.get("get_all_values", False),
+                              params.get("show_secrets", False))
+            result = {"changed": False}
+            if status is not None:
+                result["status"] = status
+            return result, []
+        return {"changed": False, "releases": list_releases(engine, params.get("release_state") or [])}, []
+    except (OperationError, KubeError) as exc:
+        raise ModuleFailure(str(exc)) from exc

@@ -1,0 +1,133 @@
+#!/usr/bin/python
+# Copyright: helmless.core contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""helmless.core.release: install, upgrade or uninstall a Helm release without the helm binary."""
+
+DOCUMENTATION = r"""
+module: release
+short_description: Install, upgrade or uninstall a Helm chart release (no helm binary)
+version_added: 0.1.0
+description:
+  - Renders a local chart exactly as Helm 4 does, plans the change against the release's stored revision
+    and the live objects, and applies it, storing revisions in Helm's own format so C(helm list),
+    C(history), C(upgrade), C(rollback) and C(uninstall) keep working.
+  - Options and the C(status) return follow M(kubernetes.core.helm); a playbook needs only the FQCN changed.
+    Options that only make sense to a helm binary are accepted and ignored with a warning.
+  - Check mode runs the same plan as a real run and makes no write; C(changed) is what the real run reports
+    and, with C(--diff), each object's C(after) is the API server's dry-run answer.
+  - A second identical run reports C(changed=false) and sends no write request.
+author:
+  - helmless.core founders
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: full
+extends_documentation_fragment:
+  - helmless.core.connection
+  - helmless.core.release
+"""
+
+EXAMPLES = r"""
+- name: Install or upgrade a chart from a directory
+  helmless.core.release:
+    name: web
+    namespace: web
+    chart_ref: ./charts/webapp
+    create_namespace: true
+    values:
+      replicaCount: 2
+    wait: true
+
+- name: Preview an upgrade (no write) with per-object before/after
+  helmless.core.release:
+    name: web
+    namespace: web
+    chart_ref: ./charts/webapp-1.2.0.tgz
+    values_files: [prod.yaml]
+    set_values:
+      - value: image.tag=1.2.0
+        value_type: string
+  check_mode: true
+  diff: true
+
+- name: Revert hand edits to chart-managed fields on every run (Helm 3 three-way merge)
+  helmless.core.release:
+    name: web
+    namespace: web
+    chart_ref: ./charts/webapp
+    apply_strategy: helm3
+
+- name: Uninstall, keeping the revision history
+  helmless.core.release:
+    name: web
+    namespace: web
+    state: absent
+    purge: false
+"""
+
+RETURN = r"""
+status:
+  description: The release after the operation (for check mode, as it would be), as kubernetes.core.helm.
+  returned: when the release exists or would exist
+  type: dict
+  contains:
+    name: {description: Release name., type: str, returned: always}
+    namespace: {description: Release namespace., type: str, returned: always}
+    revision: {description: Revision number (a string, as helm list prints it)., type: str, returned: always}
+    status: {description: Helm status (deployed, failed, superseded, uninstalled...)., type: str, returned: always}
+    updated: {description: Time of the last deployment, as helm list prints it., type: str, returned: always}
+    chart: {description: Chart name-version., type: str, returned: always}
+    app_version: {description: Chart appVersion., type: str, returned: always}
+    description: {description: Revision description as Helm writes it., type: str, returned: always}
+    notes: {description: Rendered NOTES.txt., type: str, returned: always}
+    values: {description: User-supplied values of the revision., type: dict, returned: always}
+    release_values: {description: Same as values (kubernetes.core.helm name)., type: dict, returned: always}
+    apply_method: {description: csa or ssa (Helm 4's field)., type: str, returned: always}
+plan:
+  description: Per object what the run does (create, patch, apply, replace, delete, unchanged, drift, keep).
+  returned: always
+  type: list
+  elements: dict
+drift:
+  description: Objects whose live state differs from the deployed revision (paths of differing fields).
+  returned: always
+  type: list
+  elements: dict
+hooks:
+  description: Names of the hooks this run executes (or would, in check mode).
+  returned: always
+  type: list
+  elements: str
+api_requests:
+  description: Requests sent to the API server (total, and real writes).
+  returned: always
+  type: dict
+"""
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
+    CONNECTION, RELEASE, argument_spec)
+from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, run_release
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=argument_spec(CONNECTION, RELEASE),
+        required_if=[("release_state", "present", ["chart_ref"])],
+        mutually_exclusive=[("wait_timeout", "timeout"), ("force", "server_side"), ("force", "force_conflicts"),
+                            ("reuse_values", "reset_then_reuse_values")],
+        supports_check_mode=True,
+    )
+    try:
+        result, warnings = run_release(module.params, module.check_mode, module._diff)
+    except ModuleFailure as exc:
+        module.fail_json(msg=str(exc), **exc.result)
+    for warning in warnings:
+        module.warn(warning)
+    module.exit_json(**result)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+#!/usr/bin/python
+# Copyright: helmless.core contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""helmless.core.rollback: roll a Helm release back to an earlier revision."""
+
+DOCUMENTATION = r"""
+module: rollback
+short_description: Roll a Helm release back to a previous revision (no helm binary)
+version_added: 0.1.0
+description:
+  - Makes a new revision whose chart, values, manifest and hooks are those of the target revision (no
+    re-render), as C(helm rollback) does, running pre/post-rollback hooks.
+  - Rolling back to a revision whose content is already deployed changes nothing (C(changed=false)).
+  - Check mode plans the same change with no write; C(--diff) shows each object's before and after.
+  - A revision left C(pending-*) by a process that died is recovered instead of blocking forever.
+author:
+  - helmless.core founders
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: full
+extends_documentation_fragment:
+  - helmless.core.connection
+  - helmless.core.rollback
+"""
+
+EXAMPLES = r"""
+- name: Roll back to the previous revision
+  helmless.core.rollback:
+    name: web
+    namespace: web
+
+- name: Roll back to revision 3 and wait for readiness
+  helmless.core.rollback:
+    name: web
+    namespace: web
+    revision: 3
+    wait: true
+"""
+
+RETURN = r"""
+status:
+  description: The new revision (as helmless.core.release returns it).
+  returned: always
+  type: dict
+plan:
+  description: Per object action of the rollback.
+  returned: always
+  type: list
+  elements: dict
+hooks:
+  description: Hooks run (or that would run in check mode).
+  returned: always
+  type: list
+  elements: str
+"""
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
+    CONNECTION, ROLLBACK, argument_spec)
+from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, run_rollback
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=argument_spec(CONNECTION, ROLLBACK),
+        mutually_exclusive=[("wait_timeout", "timeout"), ("force", "server_side"), ("force", "force_conflicts")],
+        supports_check_mode=True,
+    )
+    try:
+        result, warnings = run_rollback(module.params, module.check_mode, module._diff)
+    except ModuleFailure as exc:
+        module.fail_json(msg=str(exc), **exc.result)
+    for warning in warnings:
+        module.warn(warning)
+    module.exit_json(**result)
+
+
+if __name__ == "__main__":
+    main()
