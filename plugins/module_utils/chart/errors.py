@@ -1,0 +1,12 @@
+"""Errors raised by the chart package.
+
+Messages follow Helm's wording where Helm has one, so users can search for them.
+"""
+
+
+class ChartError(Exception):
+    """A chart could not be loaded, validated or prepared for rendering."""
+
+
+class ValuesError(ChartError):
+    """Values are malformed (bad --set expression, schema violation, bad table path)."""

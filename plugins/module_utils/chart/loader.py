@@ -1,0 +1,289 @@
+"""Loading a chart from a directory or a ``.tgz`` (Helm's pkg/chart/v2/loader).
+
+Archives are read in memory and never extracted: every entry name is checked
+(absolute paths, ``..``, drive letters, links pointing out of the tree) and the total
+size is capped, so a hostile archive cannot write anywhere or exhaust memory.
+"""
+
+import gzip
+import io
+import os
+import posixpath
+import re
+import stat
+import tarfile
+import zlib
+
+from .errors import ChartError
+from .ignore import HELMIGNORE, Rules
+from .metadata import APIVERSION_V1, decode_lock, decode_metadata, validate_metadata
+from .model import Chart
+
+MAX_CHART_SIZE = 100 * 1024 * 1024
+MAX_FILE_SIZE = 5 * 1024 * 1024
+UTF8_BOM = b"\xef\xbb\xbf"
+_DRIVE_RE = re.compile(r"^[a-zA-Z]:/")
+
+
+def load_chart(path):
+    """Load the chart at ``path`` (a chart directory or a gzipped tar archive)."""
+    path = os.fspath(path)
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise ChartError("stat %s: %s" % (path, _os_reason(exc)))
+    if stat.S_ISDIR(st.st_mode):
+        return load_dir(path)
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_CHART_SIZE + 1)
+    _ensure_archive(path, data)
+    return load_archive(data)
+
+
+def _os_reason(exc):
+    return (exc.strerror or str(exc)).lower()
+
+
+def _ensure_archive(path, data):
+    if data[:3] == b"\x1f\x8b\x08":
+        return
+    if path.endswith((".yml", ".yaml")):
+        raise ChartError("file '%s' seems to be a YAML file, but expected a gzipped archive" % path)
+    raise ChartError("file '%s' does not appear to be a gzipped archive; got '%s'"
+                     % (path, _content_type(data[:512])))
+
+
+def _content_type(head):
+    if not head:
+        return "text/plain; charset=utf-8"
+    if b"\x00" in head:
+        return "application/octet-stream"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError:
+        return "application/octet-stream"
+    return "text/plain; charset=utf-8"
+
+
+def load_dir(path):
+    """Load a chart directory; only its own top-level ``.helmignore`` applies."""
+    top = os.path.abspath(path)
+    rules = Rules()
+    ignore_file = os.path.join(top, HELMIGNORE)
+    if os.path.exists(ignore_file):
+        with open(ignore_file, "rb") as handle:
+            rules = Rules.parse(handle.read().decode("utf-8", "replace"))
+    rules.add_defaults()
+    files = []
+    _walk(top, "", rules, files, set())
+    return load_files(files)
+
+
+def _walk(top, rel, rules, files, seen):
+    directory = os.path.join(top, rel) if rel else top
+    real = os.path.realpath(directory)
+    if real in seen:
+        raise ChartError("symbolic link loop at %s" % directory)
+    seen = seen | {real}
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError as exc:
+        raise ChartError("open %s: %s" % (directory, _os_reason(exc)))
+    for name in names:
+        child = rel + "/" + name if rel else name
+        full = os.path.join(top, child)
+        try:
+            st = os.stat(full)
+        except OSError as exc:
+            if rules.ignore(child, False):
+                continue
+            raise ChartError("stat %s: %s" % (full, _os_reason(exc)))
+        if stat.S_ISDIR(st.st_mode):
+            if not rules.ignore(child, True):
+                _walk(top, child, rules, files, seen)
+            continue
+        if rules.ignore(child, False):
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            raise ChartError("cannot load irregular file %s as it has file mode type bits set" % full)
+        if st.st_size > MAX_FILE_SIZE:
+            raise ChartError('chart file "%s" is larger than the maximum file size %d' % (name, MAX_FILE_SIZE))
+        with open(full, "rb") as handle:
+            data = handle.read()
+        files.append((child, _strip_bom(data)))
+
+
+def _strip_bom(data):
+    return data[3:] if data.startswith(UTF8_BOM) else data
+
+
+def load_archive(data):
+    """Load a chart from the bytes of a gzipped tar archive."""
+    return load_files(archive_files(data))
+
+
+def archive_files(data):
+    """The ``(name, bytes)`` entries of a chart archive, with Helm's path checks."""
+    try:
+        raw = gzip.GzipFile(fileobj=io.BytesIO(data))
+        archive = tarfile.open(fileobj=raw, mode="r:")
+    except (OSError, EOFError, tarfile.TarError, zlib.error) as exc:
+        raise ChartError("invalid chart archive: %s" % exc)
+    files = []
+    remaining = MAX_CHART_SIZE
+    try:
+        for member in archive:
+            if member.isdir():
+                continue
+            if member.type in (tarfile.XHDTYPE, tarfile.XGLTYPE):
+                continue
+            name = _entry_name(member.name)
+            if member.issym() or member.islnk():
+                _check_link(member)
+                payload = b""
+            else:
+                if member.size > remaining:
+                    raise ChartError("decompressed chart is larger than the maximum size %d" % MAX_CHART_SIZE)
+                handle = archive.extractfile(member)
+                payload = handle.read(remaining + 1) if handle is not None else b""
+                remaining -= len(payload)
+                if len(payload) < member.size or remaining < 0:
+                    raise ChartError("decompressed chart is larger than the maximum size %d" % MAX_CHART_SIZE)
+            files.append((name, _strip_bom(payload)))
+    except (OSError, EOFError, tarfile.TarError, zlib.error) as exc:
+        raise ChartError("invalid chart archive: %s" % exc)
+    if not files:
+        raise ChartError("no files in chart archive")
+    return files
+
+
+def _entry_name(entry):
+    """Strip the top directory of an archive entry and refuse names that leave the chart."""
+    delimiter = "\\" if "\\" in entry else "/"
+    parts = entry.split(delimiter)
+    name = "/".join(parts[1:])
+    if name.startswith("/"):
+        raise ChartError("chart illegally contains absolute paths: %r" % entry)
+    name = posixpath.normpath(name) if name else "."
+    if name == ".":
+        raise ChartError('chart illegally contains content outside the base directory: "%s"' % entry)
+    if name.startswith(".."):
+        raise ChartError("chart illegally references parent directory: %r" % entry)
+    if _DRIVE_RE.match(name):
+        raise ChartError("chart contains illegally named files: %r" % entry)
+    if parts[0] == "Chart.yaml":
+        raise ChartError("chart yaml not in base directory")
+    return name
+
+
+def _check_link(member):
+    """A link must stay inside the archive's chart directory."""
+    target = member.linkname.replace("\\", "/")
+    if member.islnk():
+        base = ""
+        target_path = target
+    else:
+        base = posixpath.dirname(member.name.replace("\\", "/"))
+        target_path = posixpath.join(base, target)
+    if target.startswith("/") or _DRIVE_RE.match(target):
+        raise ChartError("chart archive entry %r links outside the chart: %r" % (member.name, member.linkname))
+    top = member.name.replace("\\", "/").split("/")[0]
+    resolved = posixpath.normpath(target_path)
+    if resolved != top and not resolved.startswith(top + "/"):
+        raise ChartError("chart archive entry %r links outside the chart: %r" % (member.name, member.linkname))
+
+
+def _yaml():
+    from .. import goyaml
+    return goyaml
+
+
+def _load_yaml(data, filename):
+    try:
+        return _yaml().load(data)
+    except ChartError:
+        raise
+    except Exception as exc:
+        raise ChartError("cannot load %s: %s" % (filename, exc))
+
+
+def load_values_file(data, filename="values.yaml"):
+    """A values file (several YAML documents are merged in order, as Helm 4 does)."""
+    try:
+        values = _yaml().load_values(data)
+    except ChartError:
+        raise
+    except Exception as exc:
+        raise ChartError("cannot load %s: %s" % (filename, exc))
+    return values if values is not None else {}
+
+
+def load_files(files):
+    """Helm's ``LoadFiles``: build a Chart from ``(name, bytes)`` pairs relative to the chart."""
+    metadata = None
+    for name, data in files:
+        if name == "Chart.yaml":
+            metadata = decode_metadata(_load_yaml(data, "Chart.yaml"), "Chart.yaml", metadata)
+            if not metadata.get("apiVersion"):
+                metadata["apiVersion"] = APIVERSION_V1
+    chart = Chart(metadata or {}, raw=list(files))
+    subcharts = {}
+    order = []
+    for name, data in files:
+        if name == "Chart.yaml":
+            continue
+        if name == "Chart.lock":
+            chart.lock = decode_lock(_load_yaml(data, "Chart.lock"))
+        elif name == "values.yaml":
+            chart.values = load_values_file(data)
+        elif name == "values.schema.json":
+            chart.schema = data
+        elif name == "requirements.yaml":
+            base = chart.metadata if metadata is not None else {}
+            chart.metadata = decode_metadata(_load_yaml(data, "requirements.yaml"), "requirements.yaml", base)
+            metadata = chart.metadata
+            if chart.metadata.get("apiVersion") == APIVERSION_V1:
+                chart.files.append((name, data))
+        elif name == "requirements.lock":
+            chart.lock = decode_lock(_load_yaml(data, "requirements.lock"), "requirements.lock")
+            if metadata is None:
+                metadata = chart.metadata = {}
+            if chart.metadata.get("apiVersion") == APIVERSION_V1:
+                chart.files.append((name, data))
+        elif name.startswith("templates/"):
+            chart.templates.append((name, data))
+        elif name.startswith("charts/"):
+            if posixpath.splitext(name)[1] == ".prov":
+                chart.files.append((name, data))
+                continue
+            rest = name[len("charts/"):]
+            sub = rest.split("/", 1)[0]
+            if sub not in subcharts:
+                subcharts[sub] = []
+                order.append(sub)
+            subcharts[sub].append((rest, data))
+        else:
+            chart.files.append((name, data))
+    if metadata is None:
+        raise ChartError("Chart.yaml file is missing")
+    validate_metadata(chart.metadata)
+    for sub in sorted(order):
+        if sub[:1] in ("_", "."):
+            continue
+        entries = subcharts[sub]
+        try:
+            if posixpath.splitext(sub)[1] == ".tgz":
+                first = entries[0][0]
+                if first != sub:
+                    raise ChartError("error unpacking subchart tar in %s: expected %s, got %s"
+                                     % (chart.name, sub, first))
+                child = load_archive(entries[0][1])
+            else:
+                inner = [(rest.split("/", 1)[1], data) for rest, data in entries if "/" in rest]
+                child = load_files(inner)
+        except ChartError as exc:
+            if str(exc).startswith("error unpacking subchart tar"):
+                raise
+            raise ChartError("error unpacking subchart %s in %s: %s" % (sub, chart.name, exc))
+        chart.add_dependency(child)
+    return chart
