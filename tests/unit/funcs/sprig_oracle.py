@@ -131,6 +131,10 @@ class _Parser(object):
         if kind == "punct" and text == "(":
             v = self.pipeline()
             self.i += 1
+            if self.peek()[0] == "field":
+                for part in self.peek()[1].split(".")[1:]:
+                    v = _select(v, part)
+                self.i += 1
             return v
         if kind == "str":
             return _unquote(text)
@@ -150,6 +154,14 @@ class _Parser(object):
                 return {"true": True, "false": False, "nil": None}[text]
             return _call(text, [])
         raise SyntaxError(text)
+
+
+def _select(v, name):
+    """.Name on a value: a map key, a struct method (called) or a struct field."""
+    if isinstance(v, dict):
+        return v.get(name)
+    meth = v.go_method(name)
+    return meth() if meth is not None else v.go_field(name)
 
 
 class CallError(Exception):
