@@ -1,0 +1,198 @@
+"""TOML as Helm's ``toToml``/``fromToml`` (github.com/BurntSushi/toml) see it."""
+import datetime
+import re
+
+try:
+    import tomllib
+except ImportError:  # pragma: no cover - Python < 3.11
+    tomllib = None
+
+from ..gotemplate.values import GoStruct
+from .gojson import struct_value
+from .numfmt import format_g
+
+_BARE = re.compile(r"[A-Za-z0-9_-]+\Z")
+_TOML_ESC = re.compile('[\x00-\x1f"\\\\\x7f]')
+_TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+class TOMLError(ValueError):
+    """Encoding failed; ``str()`` is BurntSushi's error text."""
+
+
+def _esc(m):
+    c = m.group(0)
+    return _TOML_ESCAPES.get(c) or "\\u%04x" % ord(c)
+
+
+def _quote(s):
+    return '"' + _TOML_ESC.sub(_esc, s) + '"'
+
+
+def _key(k):
+    return k if _BARE.match(k) else _quote(k)
+
+
+def _plain(v):
+    if isinstance(v, GoStruct):
+        return struct_value(v)
+    if isinstance(v, tuple):
+        return list(v)
+    return v
+
+
+def _is_table(v):
+    return isinstance(v, dict)
+
+
+def _is_table_array(v):
+    if not isinstance(v, list) or not v:
+        return False
+    ret = True
+    for x in v:
+        x = _plain(x)
+        if x is None:
+            raise TOMLError("toml: cannot encode array with nil element")
+        if not isinstance(x, dict):
+            ret = False
+    return ret
+
+
+def _element(v):
+    v = _plain(v)
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if v != v:
+            return "nan"
+        if v in (float("inf"), float("-inf")):
+            return "inf" if v > 0 else "-inf"
+        s = format_g(v)
+        if "." not in s and "e" not in s:
+            s += ".0"
+        return s
+    if isinstance(v, str):
+        return _quote(v)
+    if isinstance(v, (bytes, bytearray)):
+        return _quote(bytes(v).decode("utf-8", "replace"))
+    if isinstance(v, list):
+        return "[" + ", ".join(_element(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return _inline_table(v)
+    if v is None:
+        raise TOMLError("toml: cannot encode a nil value")
+    raise TOMLError("toml: unsupported type: %s" % type(v).__name__)
+
+
+def _split(d):
+    direct, sub = [], []
+    for k, v in d.items():
+        v = _plain(v)
+        if isinstance(v, dict) or _is_table_array(v):
+            sub.append(k)
+        else:
+            direct.append(k)
+    direct.sort()
+    sub.sort()
+    return direct, sub
+
+
+def _inline_table(d):
+    direct, sub = _split(d)
+    parts = []
+    keys = [k for k in direct + sub if _plain(d[k]) is not None]
+    for k in keys:
+        parts.append("%s = %s" % (_key(k), _element(d[k])))
+    return "{" + ", ".join(parts) + "}"
+
+
+class _Encoder(object):
+    def __init__(self):
+        self.out = []
+        self.written = False
+
+    def wf(self, s):
+        self.out.append(s)
+        self.written = True
+
+    def newline(self):
+        if self.written:
+            self.wf("\n")
+
+    @staticmethod
+    def indent(key):
+        return "  " * (len(key) - 1)
+
+    @staticmethod
+    def key_text(key):
+        return ".".join(_key(k) for k in key)
+
+    def encode(self, key, v):
+        v = _plain(v)
+        if v is None:
+            return
+        if isinstance(v, dict):
+            self.table(key, v)
+        elif _is_table_array(v):
+            self.array_of_tables(key, v)
+        else:
+            self.wf("%s%s = %s" % (self.indent(key), _key(key[-1]), _element(v)))
+            self.newline()
+
+    def table(self, key, d):
+        if len(key) == 1:
+            self.newline()
+        if key:
+            self.wf("%s[%s]" % (self.indent(key), self.key_text(key)))
+            self.newline()
+        self.map_body(key, d)
+
+    def map_body(self, key, d):
+        direct, sub = _split(d)
+        for k in direct + sub:
+            self.encode(key + (k,), d[k])
+
+    def array_of_tables(self, key, items):
+        for item in items:
+            item = _plain(item)
+            self.newline()
+            self.wf("%s[[%s]]" % (self.indent(key), self.key_text(key)))
+            self.newline()
+            self.map_body(key, item)
+
+
+def to_toml(value):
+    """BurntSushi ``toml.NewEncoder(b).Encode(value)``; Helm returns the error text instead."""
+    value = _plain(value)
+    if not isinstance(value, dict):
+        return "toml: top-level values must be Go maps or structs"
+    enc = _Encoder()
+    try:
+        enc.map_body((), value)
+    except TOMLError as exc:
+        return str(exc)
+    return "".join(enc.out)
+
+
+def _to_model(v):
+    if isinstance(v, dict):
+        return {k: _to_model(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_to_model(x) for x in v]
+    if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
+        return v.isoformat()
+    return v
+
+
+def from_toml(text):
+    """Helm's ``fromToml``: a dict (ints int64, floats float64), or ``{"Error": msg}``."""
+    if tomllib is None:  # pragma: no cover
+        return {"Error": "toml: decoding is not available"}
+    try:
+        return _to_model(tomllib.loads(text))
+    except tomllib.TOMLDecodeError as exc:
+        return {"Error": "toml: " + str(exc)}

@@ -1,0 +1,353 @@
+"""YAML loading with the semantics of ``sigs.k8s.io/yaml.Unmarshal`` (Helm's loader).
+
+Go first decodes with go-yaml v2 (YAML 1.1 typing, merge keys, alias limits), then
+turns the result into JSON (keys become strings, NaN/Inf fail) and decodes that into
+``interface{}`` (every number becomes float64).  PyYAML's (libyaml) event parser does
+the syntax: go-yaml v2 is a port of libyaml, so error texts and marks agree.  The
+events are turned into values here, directly in the JSON model.
+"""
+import base64
+import binascii
+
+import yaml
+from yaml import events as _ev
+
+from .errors import YAMLError
+from .numfmt import format_g, format_g32
+from .resolve import resolve_plain, parse_go_int
+
+try:
+    from yaml import CParser as _CParser
+except ImportError:  # PyYAML without libyaml: same events, slower
+    _CParser = None
+
+_SCALAR, _ALIAS = _ev.ScalarEvent, _ev.AliasEvent
+_MAP_START, _SEQ_START = _ev.MappingStartEvent, _ev.SequenceStartEvent
+_MAP_END, _SEQ_END = _ev.MappingEndEvent, _ev.SequenceEndEvent
+_DOC_START, _DOC_END, _STREAM_END = _ev.DocumentStartEvent, _ev.DocumentEndEvent, _ev.StreamEndEvent
+
+_T = "tag:yaml.org,2002:"
+_STR, _BINARY, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP, _MERGE = (
+    _T + n for n in ("str", "binary", "int", "float", "bool", "null", "timestamp", "merge"))
+_RESOLVABLE = frozenset(("", _STR, _INT, _FLOAT, _BOOL, _TIMESTAMP))
+_NOKEY = object()
+_MERGEKEY = object()
+
+
+def _parser(text):
+    if _CParser is not None:
+        return _CParser(text)
+    return yaml.BaseLoader(text)
+
+
+class _Fail(Exception):
+    """A go-yaml decode-phase error: reported only if the document parses."""
+
+
+def _short_tag(tag):
+    return "!!" + tag[len(_T):] if tag.startswith(_T) else tag
+
+
+def _tag_of(raw):
+    if raw is None:
+        return _NULL
+    if isinstance(raw, bool):
+        return _BOOL
+    if isinstance(raw, int):
+        return _INT
+    if isinstance(raw, float):
+        return _FLOAT
+    return _STR
+
+
+def go_sharp_v(v):
+    """Go's ``%#v`` for decoded YAML values (used in Go's error texts)."""
+    if v is None:
+        return "interface {}(nil)"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return format_g(v)
+    if isinstance(v, str):
+        return _go_quote(v)
+    if isinstance(v, list):
+        return "[]interface {}{" + ", ".join(go_sharp_v(x) for x in v) + "}"
+    if isinstance(v, dict):
+        return "map[interface {}]interface {}{" + ", ".join(
+            "%s:%s" % (go_sharp_v(k), go_sharp_v(x)) for k, x in sorted(v.items())) + "}"
+    return repr(v)
+
+
+def _go_quote(s):
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if ch == '"' or ch == "\\":
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\r":
+            out.append("\\r")
+        elif o < 0x20 or o == 0x7F:
+            out.append("\\x%02x" % o)
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _resolve_tagged(tag, value, plain):
+    """go-yaml v2 ``resolve(tag, value)`` for a scalar; returns the raw Go value."""
+    if tag is None or tag == "!":
+        if not plain:
+            return value
+        return resolve_plain(value)
+    if tag == _BINARY:
+        try:
+            data = base64.b64decode(value.replace("\n", "").replace(" ", ""), validate=True)
+        except (binascii.Error, ValueError):
+            raise _Fail("!!binary value contains invalid base64 data")
+        return data.decode("utf-8", "replace")
+    if tag not in _RESOLVABLE:
+        return value  # unknown tags leave the text as is
+    if tag == _STR:
+        return value
+    raw = resolve_plain(value)
+    if tag == _TIMESTAMP and isinstance(raw, str):
+        return raw
+    rtag = _tag_of(raw)
+    if tag == _FLOAT and rtag == _INT:
+        return float(raw)
+    if rtag != tag:
+        raise _Fail("cannot decode %s `%s` as a %s" % (_short_tag(rtag), value, _short_tag(tag)))
+    return raw
+
+
+def _copy(v):
+    """Deep copy of containers: each alias use is an independent Go value after JSON."""
+    if isinstance(v, dict):
+        return {k: _copy(x) if isinstance(x, (dict, list)) else x for k, x in v.items()}
+    if isinstance(v, list):
+        return [_copy(x) if isinstance(x, (dict, list)) else x for x in v]
+    return v
+
+
+def _allowed_alias_ratio(decode_count):
+    if decode_count <= 400000:
+        return 0.99
+    if decode_count >= 4000000:
+        return 0.10
+    return 0.99 - 0.89 * (float(decode_count - 400000) / 3600000.0)
+
+
+class _Decoder(object):
+    """Builds one document's value from parser events, counting like go-yaml v2."""
+
+    def __init__(self, parser):
+        self.parser = parser
+        self.decode_count = 0
+        self.alias_count = 0
+        self.late = None  # first error of the JSON conversion step (after YAML decoding)
+
+    def _late(self, msg):
+        if self.late is None:
+            self.late = msg
+
+    def _value(self, raw):
+        """A raw scalar as JSON round-trip makes it: numbers float64, NaN/Inf fail."""
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return float(raw)
+        if isinstance(raw, float) and (raw != raw or raw in (float("inf"), float("-inf"))):
+            self._late("json: unsupported value: " + format_g(raw))
+        return raw
+
+    def _key(self, raw, value):
+        if isinstance(raw, str):
+            return raw
+        if isinstance(raw, bool):
+            return "true" if raw else "false"
+        if isinstance(raw, int):
+            if raw > (1 << 63) - 1:
+                self._late("unsupported map key of type: uint64, key: %s, value: %s"
+                           % (hex(raw), go_sharp_v(value)))
+            return str(raw)
+        if isinstance(raw, float):
+            s = format_g32(raw)
+            return {"+Inf": ".inf", "-Inf": "-.inf", "NaN": ".nan"}.get(s, s)
+        if raw is None:
+            self._late("unsupported map key of type: %%!s(<nil>), key: <nil>, value: %s"
+                       % go_sharp_v(value))
+            return "null"
+        raise _Fail("invalid map key: %s" % go_sharp_v(raw))
+
+    def document(self):
+        """Decode events up to the DocumentEndEvent; return the document value."""
+        get = self.parser.get_event
+        anchors = {}
+        in_progress = set()
+        stack = []  # frames: [container, anchor, start_count, pending_key, pending_raw_key]
+        result = None
+        self.decode_count += 1
+        while True:
+            ev = get()
+            cls = type(ev)
+            if cls is _SCALAR:
+                self.decode_count += 1
+                plain = ev.style == "" or ev.style is None
+                if plain and ev.tag is None and ev.value == "<<" and stack \
+                        and type(stack[-1][0]) is dict and stack[-1][3] is _NOKEY:
+                    self.decode_count -= 1
+                    stack[-1][3] = _MERGEKEY
+                    continue
+                if ev.tag == _MERGE and stack and type(stack[-1][0]) is dict and stack[-1][3] is _NOKEY:
+                    stack[-1][3] = _MERGEKEY
+                    continue
+                raw = _resolve_tagged(ev.tag, ev.value, plain)
+                value = self._value(raw)
+                if ev.anchor is not None:
+                    anchors[ev.anchor] = (raw, value, 1)
+            elif cls is _ALIAS:
+                name = ev.anchor
+                if name in in_progress:
+                    raise _Fail("anchor '%s' value contains itself" % name)
+                target = anchors.get(name)
+                if target is None:
+                    raise YAMLError("yaml: unknown anchor '%s' referenced" % name)
+                raw, value, size = target
+                self.decode_count += 1 + size
+                self.alias_count += size
+                if self.alias_count > 100 and self.decode_count > 1000 and \
+                        float(self.alias_count) / self.decode_count > _allowed_alias_ratio(self.decode_count):
+                    raise _Fail("document contains excessive aliasing")
+                value = _copy(value)
+            elif cls is _MAP_START or cls is _SEQ_START:
+                self.decode_count += 1
+                if ev.anchor is not None:
+                    in_progress.add(ev.anchor)
+                stack.append([{} if cls is _MAP_START else [], ev.anchor, self.decode_count, _NOKEY, None])
+                continue
+            elif cls is _MAP_END or cls is _SEQ_END:
+                frame = stack.pop()
+                value = raw = frame[0]
+                if frame[1] is not None:
+                    in_progress.discard(frame[1])
+                    anchors[frame[1]] = (raw, value, self.decode_count - frame[2] + 1)
+            elif cls is _DOC_END:
+                return result
+            else:
+                continue
+            if not stack:
+                result = value
+                continue
+            top = stack[-1]
+            container = top[0]
+            if type(container) is list:
+                container.append(value)
+            elif top[3] is _NOKEY:
+                top[3] = self._key(raw, value) if not isinstance(raw, (dict, list)) else self._key_container(raw)
+            elif top[3] is _MERGEKEY:
+                top[3] = _NOKEY
+                self._merge(container, value)
+            else:
+                container[top[3]] = value
+                top[3] = _NOKEY
+
+    def _key_container(self, raw):
+        raise _Fail("invalid map key: %s" % go_sharp_v(raw))
+
+    @staticmethod
+    def _merge(container, value):
+        if isinstance(value, dict):
+            container.update(value)
+            return
+        if isinstance(value, list) and all(isinstance(x, dict) for x in value):
+            for item in reversed(value):
+                container.update(item)
+            return
+        raise _Fail("map merge requires map or sequence of maps as the value")
+
+
+def _parse_error(exc):
+    """Go's text for a libyaml reader/scanner/parser error (``parser.fail`` in yaml.go)."""
+    if isinstance(exc, yaml.reader.ReaderError):
+        return YAMLError("yaml: " + (exc.reason or "invalid input"))
+    problem = getattr(exc, "problem", None) or "unknown problem parsing YAML content"
+    pm = getattr(exc, "problem_mark", None)
+    cm = getattr(exc, "context_mark", None)
+    line = 0
+    if pm is not None and pm.line != 0:
+        line = pm.line + (1 if isinstance(exc, yaml.scanner.ScannerError) else 0)
+    elif cm is not None and cm.line != 0:
+        line = cm.line
+    if line:
+        return YAMLError("yaml: line %d: %s" % (line, problem), line=line)
+    return YAMLError("yaml: " + problem)
+
+
+def _drain(parser):
+    """Parse to the end of the current document (its syntax errors win over decode errors)."""
+    while type(parser.get_event()) is not _DOC_END:
+        pass
+
+
+def _text(text):
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            return bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise YAMLError("yaml: invalid leading UTF-8 octet")
+    return text
+
+
+def iter_documents(text):
+    """Yield ``(value, late_error)`` per document: go-yaml decode + JSON conversion.
+
+    ``late_error`` is the JSON-conversion error message of that document or None.
+    Raises YAMLError (Go text, without the ``error converting YAML to JSON`` prefix).
+    """
+    parser = _parser(_text(text))
+    try:
+        while True:
+            try:
+                ev = parser.get_event()
+                if type(ev) is _STREAM_END:
+                    return
+                if type(ev) is not _DOC_START:
+                    continue
+                dec = _Decoder(parser)
+                try:
+                    value = dec.document()
+                except _Fail as fail:
+                    _drain(parser)
+                    raise YAMLError("yaml: " + str(fail))
+            except yaml.YAMLError as exc:
+                raise _parse_error(exc)
+            yield value, dec.late
+    finally:
+        if hasattr(parser, "dispose"):
+            parser.dispose()
+
+
+def yaml_to_json_value(text):
+    """The first document as JSON-model value (None when empty); Go-text YAMLError."""
+    for value, late in iter_documents(text):
+        if late is not None:
+            raise YAMLError("error converting YAML to JSON: " + late)
+        return value
+    return None
+
+
+def convert_error(err, source=None):
+    """Wrap a YAML-phase error in sigs.k8s.io/yaml's prefix."""
+    if err.go_message.startswith("error converting YAML to JSON: "):
+        msg = err.go_message
+    else:
+        msg = "error converting YAML to JSON: " + err.go_message
+    return YAMLError(msg, source, err.line)
+
+
+__all__ = ["iter_documents", "yaml_to_json_value", "convert_error", "parse_go_int", "YAMLError"]
