@@ -5,7 +5,7 @@ import json
 import os
 
 from .errors import PostRenderError
-from .resources import Res
+from .resources import Res, ns_equal
 
 _HASH_MAP = str.maketrans({"0": "g", "1": "h", "3": "k", "a": "m", "e": "t"})
 
@@ -130,31 +130,29 @@ def generate(kind, spec, options, cwd):
 def absorb(resources, res):
     """Add a generated resource honouring its behavior (create/merge/replace)."""
     match = [r for r in resources if r.kind == res.kind and res.name in r.prev_names
-             and (r.namespace or "") == (res.namespace or r.namespace or "")]
+             and ns_equal(r.namespace, res.namespace)]
     behavior = res.behavior or "create"
     if behavior == "create":
         if match:
-            raise PostRenderError("%s: behavior must be merge or replace, an object with that "
-                                  "name already exists" % res.ident())
+            raise PostRenderError("%s: an object with that id already exists; use behavior merge "
+                                  "or replace" % res.ident())
         resources.append(res)
         return
     if behavior not in ("merge", "replace"):
         raise PostRenderError("%s: unknown behavior %r" % (res.ident(), behavior))
     if not match:
-        raise PostRenderError("%s: behavior %s needs an existing object to %s"
-                              % (res.ident(), behavior, behavior))
+        raise PostRenderError("%s does not exist; cannot merge or replace (a generator's "
+                              "namespace must match the object's)" % res.ident())
     old = match[0]
     if behavior == "replace":
-        meta = old.meta
-        old.obj = dict(res.obj)
-        old.obj["metadata"] = dict(res.obj.get("metadata") or {}, name=meta.get("name"))
-        if meta.get("namespace"):
-            old.obj["metadata"]["namespace"] = meta["namespace"]
+        # New content, but the old object's metadata (new labels/annotations win).
+        meta = dict(old.meta)
+        old.obj = dict(res.obj, metadata=meta)
     else:
         for field in ("data", "binaryData"):
             if res.obj.get(field):
                 old.obj[field] = dict(old.obj.get(field) or {}, **res.obj[field])
-        for field in ("labels", "annotations"):
-            if res.meta.get(field):
-                old.meta[field] = dict(old.meta.get(field) or {}, **res.meta[field])
-    old.needs_hash = old.needs_hash or res.needs_hash
+    for field in ("labels", "annotations"):
+        if res.meta.get(field):
+            old.meta[field] = dict(old.meta.get(field) or {}, **res.meta[field])
+    # The existing object keeps its own options: merging into a chart's ConfigMap adds no hash.

@@ -13,7 +13,8 @@ def add_hashes(resources):
 
 def _candidates(resources, kind, group):
     return [r for r in resources
-            if r.kind == kind and (not group or r.group == group) and len(r.prev_names) > 1]
+            if r.kind == kind and (not group or r.group == group)
+            and (len(r.prev_names) > 1 or r.orig_ns != r.namespace)]
 
 
 def _select(cands, old, referrer, subject_ns=None):
