@@ -138,14 +138,14 @@ class Planner:
             return self.client.patch(res.api_version, res.kind, res.name, ns, change.patch, change.patch_type,
                                      dry_run=True)
         except ApiError as exc:
-            if exc.not_found and change.action == "create":
+            if exc.not_found and change.before is None:
                 return None  # namespace or kind the plan itself creates first
             if exc.conflict and change.action == "apply":
                 raise PlanError("%s: Apply failed with conflicts (set force_conflicts to take the fields "
                                 "over): %s" % (res.label(), exc.message)) from exc
             raise PlanError("%s %s: %s" % (res.kind, res.name, exc.message or exc)) from exc
         except KubeError:
-            if change.action == "create":
+            if change.before is None:
                 return None
             raise
 
@@ -191,7 +191,7 @@ class Planner:
         if live is None:
             if self.strategy == "chart-delta" and missing_is_drift and prev is not None and _same(prev.obj, res.obj):
                 return Change("drift", res, ns, after=None, drift_paths=["(object missing)"])
-            return Change("create", res, ns, after=target)
+            return Change("apply" if self.strategy == "server-side" else "create", res, ns, after=target)
         if prev is None:
             problem = ownership_problem(live, self.release, self.namespace)
             if problem and not self.take_ownership:
@@ -234,8 +234,8 @@ class Planner:
             with ThreadPoolExecutor(max_workers=min(self.workers, len(todo))) as pool:
                 answers = list(pool.map(self._dry_run, todo))
         for change, answer in zip(todo, answers):
-            if change.action == "create":
-                change.after = answer if answer is not None else change.after
+            if change.before is None:
+                change.after = answer if answer is not None else change.body
             elif normalized(answer) == normalized(change.before):
                 change.action, change.after = "unchanged", change.before
             else:
