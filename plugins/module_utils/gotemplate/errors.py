@@ -35,10 +35,13 @@ class ExecError(TemplateError):
         self.node = node
         self.message = message
         self.cause = cause
+        self.wrapped = cause
         super().__init__(self._text())
 
     def _head(self):
         from .fmt import go_quote
+        if self.name is None:
+            return ""
         if self.location is None:
             return "template: %s: " % self.name
         return "template: %s: executing %s at <%s>: " % (self.location, go_quote(self.name), self.node)
@@ -69,4 +72,5 @@ class WrappedError(TemplateError):
     def __init__(self, prefix, cause):
         self.prefix = prefix
         self.cause = cause
+        self.wrapped = cause
         super().__init__(prefix + ": " + str(cause))

@@ -449,6 +449,15 @@ def _fmt_arg(v, verb, flags, depth):
         if verb in "vdboOxXcqU":
             return "[" + " ".join(_fmt_arg(c, "d" if verb == "v" else verb, flags, depth + 1) for c in v) + "]"
         return _bad_verb(v, verb, flags)
+    if t is complex:
+        if verb in "vbgGxXfFeE":
+            re_part = _fmt_float(v.real, verb, flags)
+            saved = flags.plus
+            flags.plus = True
+            im_part = _fmt_float(v.imag, verb, flags)
+            flags.plus = saved
+            return "(" + re_part + im_part + "i)"
+        return _bad_verb(v, verb, flags)
     if isinstance(v, dict):
         if flags.sharp_v:
             return go_type_name(v) + "{" + ", ".join(

@@ -10,15 +10,16 @@ import inspect
 _CACHE = {}
 
 
-def go_signature(*params):
+def go_signature(*params, variadic=None):
     """Declare the Go parameter types of a function, e.g. ``@go_signature("int", "string")``.
 
-    For a variadic function the last entry is the element type of the variadic part.
+    ``params`` are the fixed parameters; ``variadic`` the element type of a Go ``...T``.
     Types: ``string``, ``int`` (and other int widths), ``float64``, ``bool``,
     ``interface {}``, ``[]interface {}``, ``map[string]interface {}``, ``[]byte``...
     """
     def deco(fn):
         fn.go_params = tuple(params)
+        fn.go_variadic = variadic
         return fn
     return deco
 
@@ -26,27 +27,23 @@ def go_signature(*params):
 def arity(fn):
     """(number of fixed parameters, is_variadic) of a callable, cached per function."""
     key = getattr(fn, "__func__", fn)
+    bound = 0 if key is fn else 1
     try:
         res = _CACHE.get(key)
     except TypeError:
-        res = None
-        key = None
-    if res is not None:
-        bound = 1 if hasattr(fn, "__self__") and not inspect.isbuiltin(fn) and hasattr(fn, "__func__") else 0
-        return res[0] - bound, res[1]
-    code = getattr(key, "__code__", None)
-    if code is not None:
-        res = (code.co_argcount, bool(code.co_flags & inspect.CO_VARARGS))
+        key, res = None, None
+    if res is None:
+        code = getattr(key, "__code__", None)
+        if code is not None:
+            res = (code.co_argcount, bool(code.co_flags & inspect.CO_VARARGS))
+        else:
+            nfixed, variadic = 0, False
+            for p in inspect.signature(key if key is not None else fn).parameters.values():
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                    nfixed += 1
+                elif p.kind == p.VAR_POSITIONAL:
+                    variadic = True
+            res = (nfixed, variadic)
         if key is not None:
             _CACHE[key] = res
-        bound = 1 if hasattr(fn, "__func__") else 0
-        return res[0] - bound, res[1]
-    sig = inspect.signature(fn)
-    nfixed = 0
-    variadic = False
-    for p in sig.parameters.values():
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            nfixed += 1
-        elif p.kind == p.VAR_POSITIONAL:
-            variadic = True
-    return nfixed, variadic
+    return res[0] - bound, res[1]

@@ -1,0 +1,226 @@
+"""Calling template functions and methods with Go's arity and argument-type rules.
+
+A function entry (:class:`Func`) is built once per name and template set, so the per-call
+work is a length check, evaluating the arguments and the Python call.  Go parameter
+types, when a function declares them (``go_params``/``go_variadic``, see signature.py),
+select Go's literal rules (``expected integer; found "3"``) and assignability checks.
+"""
+from . import nodes as N
+from .errors import ExecError, TemplateError
+from .signature import arity
+
+
+class _Missing(object):
+    """Marks "no value": the absent final argument of a pipeline stage, an unset variable."""
+    __slots__ = ()
+
+
+MISSING = _Missing()
+_INTERFACE = "interface {}"
+_INTS = frozenset(("int", "int8", "int16", "int32", "int64", "uintptr"))
+_UINTS = frozenset(("uint", "uint8", "uint16", "uint32", "uint64"))
+_FLOATS = frozenset(("float64", "float32"))
+
+
+def err(ctx, tree, node, msg, cause=None):
+    """An ExecError located at ``node`` of ``tree`` while executing ``ctx.name``."""
+    return ExecError(tree.location(node.pos), ctx.name, str(node), msg, cause)
+
+
+class Func(object):
+    __slots__ = ("name", "fn", "nfixed", "variadic", "params", "vparam", "builtin")
+
+    def __init__(self, name, fn, builtin=None):
+        self.name = name
+        self.fn = fn
+        self.builtin = builtin
+        self.nfixed, self.variadic = arity(fn)
+        params = getattr(fn, "go_params", None)
+        vparam = getattr(fn, "go_variadic", None)
+        if params is not None:
+            params = tuple(params)
+            if len(params) < self.nfixed:
+                params += (_INTERFACE,) * (self.nfixed - len(params))
+            if all(p == _INTERFACE for p in params) and vparam in (None, _INTERFACE):
+                params = None
+        self.params = params
+        self.vparam = vparam or _INTERFACE
+
+
+def _can_be_nil(ptype):
+    return ptype.startswith(("[]", "map[", "*", "func", "chan", "interface")) or \
+        ptype in ("error", "reflect.Value", "any")
+
+
+def _is_int(v):
+    return v.__class__ is int or (isinstance(v, int) and not isinstance(v, bool))
+
+
+_CHECKS = {
+    "string": lambda v: isinstance(v, str),
+    "bool": lambda v: v.__class__ is bool,
+    "[]interface {}": lambda v: isinstance(v, (list, tuple)),
+    "[]string": lambda v: isinstance(v, (list, tuple)),
+    "map[string]interface {}": lambda v: isinstance(v, dict),
+    "map[string]string": lambda v: isinstance(v, dict),
+    "[]byte": lambda v: isinstance(v, bytes),
+    "[]uint8": lambda v: isinstance(v, bytes),
+}
+for _t in _INTS | _UINTS:
+    _CHECKS[_t] = _is_int
+for _t in _FLOATS:
+    _CHECKS[_t] = lambda v: v.__class__ is float
+
+
+def validate(ctx, tree, node, v, ptype, raw):
+    """exec.go validateType: ``v`` must be assignable to ``ptype``; no conversions.
+
+    ``raw`` tells a nil read straight from a map (static type interface{}) from a nil
+    that went through a pipeline (an invalid value): Go words the errors differently."""
+    from .exec import type_name
+    if v is None:
+        if raw:
+            raise err(ctx, tree, node, "wrong type for value; expected %s; got interface {}" % ptype)
+        if _can_be_nil(ptype):
+            return None
+        raise err(ctx, tree, node, "invalid value; expected %s" % ptype)
+    check = _CHECKS.get(ptype)
+    if check is None or check(v):
+        return v
+    raise err(ctx, tree, node, "wrong type for value; expected %s; got %s" % (ptype, type_name(v)))
+
+
+def typed_value(ctx, tree, node, ev, ptype, dot, vars):
+    """exec.go evalArg for a parameter of Go type ``ptype``."""
+    if ptype == _INTERFACE:
+        return ev(ctx, dot, vars)
+    if isinstance(node, (N.StringNode, N.NumberNode, N.BoolNode)):
+        if ptype == "string":
+            if isinstance(node, N.StringNode):
+                return node.text
+            raise err(ctx, tree, node, "expected string; found %s" % node)
+        if ptype in _INTS:
+            if isinstance(node, N.NumberNode) and node.is_int:
+                return node.int_val
+            raise err(ctx, tree, node, "expected integer; found %s" % node)
+        if ptype in _UINTS:
+            if isinstance(node, N.NumberNode) and node.is_uint:
+                return node.int_val
+            raise err(ctx, tree, node, "expected unsigned integer; found %s" % node)
+        if ptype in _FLOATS:
+            if isinstance(node, N.NumberNode) and node.is_float:
+                return node.float_val
+            raise err(ctx, tree, node, "expected float; found %s" % node)
+        if ptype == "bool":
+            if isinstance(node, N.BoolNode):
+                return node.value
+            raise err(ctx, tree, node, "expected bool; found %s" % node)
+        if ptype.startswith("interface") or ptype == "any":
+            return ev(ctx, dot, vars)
+        raise err(ctx, tree, node, "can't handle %s for arg of type %s" % (node, ptype))
+    if isinstance(node, N.NilNode):
+        if _can_be_nil(ptype):
+            return None
+        raise err(ctx, tree, node, "cannot assign nil to %s" % ptype)
+    v = ev(ctx, dot, vars)
+    raw = isinstance(node, (N.FieldNode, N.ChainNode)) or (
+        isinstance(node, N.VariableNode) and (len(node.ident) > 1 or node.elem))
+    return validate(ctx, tree, node, v, ptype, raw)
+
+
+def _args(ctx, tree, ident, f, arg_nodes, arg_evs, dot, vars, final):
+    n = len(arg_evs)
+    numin = n if final is MISSING else n + 1
+    if f.variadic:
+        if numin < f.nfixed:
+            raise err(ctx, tree, ident, "wrong number of args for %s: want at least %d got %d"
+                      % (f.name, f.nfixed, n))
+    elif numin != f.nfixed:
+        raise err(ctx, tree, ident, "wrong number of args for %s: want %d got %d" % (f.name, f.nfixed, numin))
+    params = f.params
+    if params is None:
+        if n == 1:
+            argv = [arg_evs[0](ctx, dot, vars)]
+        else:
+            argv = [ev(ctx, dot, vars) for ev in arg_evs]
+        if final is not MISSING:
+            argv.append(final)
+        return argv
+    nfixed = f.nfixed
+    argv = []
+    for i in range(n):
+        ptype = params[i] if i < nfixed else f.vparam
+        argv.append(typed_value(ctx, tree, arg_nodes[i], arg_evs[i], ptype, dot, vars))
+    if final is not MISSING:
+        ptype = params[n] if n < nfixed else f.vparam
+        errnode = arg_nodes[-1] if arg_nodes else ident
+        if ptype != _INTERFACE:
+            final = validate(ctx, tree, errnode, final, ptype, False)
+        argv.append(final)
+    return argv
+
+
+def _invoke(ctx, tree, node, name, fn, argv):
+    try:
+        return fn(*argv)
+    except TemplateError as exc:
+        raise err(ctx, tree, node, "error calling %s" % name, exc)
+    except RecursionError:
+        raise
+    except Exception as exc:
+        raise err(ctx, tree, node, "error calling %s: %s" % (name, exc))
+
+
+def call_function(ctx, tree, cmd, ident, f, arg_nodes, arg_evs, dot, vars, final):
+    """evalCall for a function of the FuncMap (``cmd`` is the command node, for errors)."""
+    argv = _args(ctx, tree, ident, f, arg_nodes, arg_evs, dot, vars, final)
+    if f.builtin == "call":
+        return _call_builtin(ctx, tree, cmd, argv, arg_nodes, final)
+    try:
+        return f.fn(*argv)
+    except TemplateError as exc:
+        raise err(ctx, tree, cmd, "error calling %s" % f.name, exc)
+    except RecursionError:
+        raise
+    except Exception as exc:
+        raise err(ctx, tree, cmd, "error calling %s: %s" % (f.name, exc))
+
+
+_METHODS = {}
+
+
+def call_method(ctx, tree, node, name, method, arg_nodes, arg_evs, dot, vars, final):
+    """evalCall for a method of a Go value (``.Files.Get "x"``)."""
+    key = getattr(method, "__func__", None)
+    f = _METHODS.get(key) if key is not None else None
+    if f is None:
+        f = Func(name, method)
+        if key is not None:
+            _METHODS[key] = f
+    argv = _args(ctx, tree, node, f, arg_nodes, arg_evs, dot, vars, final)
+    return _invoke(ctx, tree, node, name, method, argv)
+
+
+class _CallError(Exception):
+    pass
+
+
+def _call_builtin(ctx, tree, cmd, argv, arg_nodes, final):
+    """The ``call`` builtin: call a function value with the remaining arguments."""
+    from .exec import type_name
+    fn = argv[0]
+    rest = argv[1:]
+    callee = str(arg_nodes[0]) if arg_nodes else (final if isinstance(final, str) else "<%s Value>" % type_name(final))
+    try:
+        if fn is None:
+            raise _CallError("call of nil")
+        if not callable(fn):
+            raise _CallError("non-function %s of type %s" % (callee, type_name(fn)))
+        nfixed, variadic = arity(fn)
+        if variadic and len(rest) < nfixed:
+            raise _CallError("wrong number of args for %s: got %d want at least %d" % (callee, len(rest), nfixed))
+        if not variadic and len(rest) != nfixed:
+            raise _CallError("wrong number of args for %s: got %d want %d" % (callee, len(rest), nfixed))
+    except _CallError as exc:
+        raise err(ctx, tree, cmd, "error calling call: %s" % exc)
+    return _invoke(ctx, tree, cmd, "call", fn, rest)

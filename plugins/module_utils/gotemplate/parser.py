@@ -1,0 +1,613 @@
+"""Parser for Go templates, following text/template/parse/parse.go.
+
+Besides Go's checks (functions defined, variables declared), the parser resolves every
+variable to a slot of its template's variable array, so execution never searches a
+variable stack by name.
+"""
+from . import lexer as L
+from .errors import ParseError
+from .nodes import (ActionNode, BoolNode, BreakNode, ChainNode, CommandNode, ContinueNode,
+                    DotNode, FieldNode, IdentifierNode, IfNode, ListNode, NilNode, NumberNode,
+                    PipeNode, RangeNode, StringNode, TemplateNode, TextNode, Tree, VariableNode,
+                    WithNode, is_empty_tree)
+from .unquote import unquote, unquote_char
+
+_END = "end"
+_ELSE = "else"
+
+
+class _End(object):
+    def __init__(self, pos, kind):
+        self.pos = pos
+        self.kind = kind
+
+    def __str__(self):
+        return "{{end}}" if self.kind == _END else "{{else}}"
+
+
+class _Scope(object):
+    """Variables of the template being parsed: Go's name list and our slot bindings."""
+    __slots__ = ("tree", "names", "bound")
+
+    def __init__(self, tree):
+        self.tree = tree
+        self.names = ["$"]
+        self.bound = [("$", 0, False)]
+
+
+class Parser(object):
+    def __init__(self, name, text, funcs):
+        self.name = name
+        self.text = text
+        self.funcs = funcs
+        self.toks = L.lex(text, "break" not in funcs, "continue" not in funcs)
+        self.i = 0
+        self.hi = 0
+        self.range_depth = 0
+        self.action_line = 0
+        self.trees = {}
+        self.scope = None
+
+    # ------------------------------------------------------------ tokens
+    def next(self):
+        i = self.i
+        toks = self.toks
+        if i >= len(toks):
+            i = len(toks) - 1
+        else:
+            self.i = i + 1
+        if i > self.hi:
+            self.hi = i
+        return toks[i]
+
+    def peek(self):
+        i = self.i
+        if i >= len(self.toks):
+            i = len(self.toks) - 1
+        if i > self.hi:
+            self.hi = i
+        return self.toks[i]
+
+    def backup(self, n=1):
+        self.i -= n
+
+    def next_non_space(self):
+        tok = self.next()
+        while tok[0] == L.SPACE:
+            tok = self.next()
+        return tok
+
+    def peek_non_space(self):
+        tok = self.next_non_space()
+        self.backup()
+        return tok
+
+    def line_of(self, pos):
+        return self.text.count("\n", 0, pos) + 1
+
+    def errorf(self, msg):
+        raise ParseError(self.name, self.line_of(self.toks[self.hi][2]), msg)
+
+    def expect(self, typ, context):
+        tok = self.next_non_space()
+        if tok[0] != typ:
+            self.unexpected(tok, context)
+        return tok
+
+    def unexpected(self, tok, context):
+        if tok[0] == L.ERROR:
+            extra = ""
+            line = self.line_of(tok[2])
+            if self.action_line and self.action_line != line:
+                extra = " in action started at %s:%d" % (self.name, self.action_line)
+                if tok[1].endswith(" action"):
+                    extra = extra[len(" in action"):]
+            self.errorf("%s%s" % (tok[1], extra))
+        self.errorf("unexpected %s in %s" % (L.token_str(tok), context))
+
+    # ------------------------------------------------------------ trees
+    def parse(self):
+        """Parse the text; returns {name: Tree} like Go's treeSet."""
+        tree = Tree(self.name, self.name, self.text)
+        self.scope = _Scope(tree)
+        tree.root = ListNode(self.peek()[2])
+        while self.peek()[0] != L.EOF:
+            if self.peek()[0] == L.LEFT:
+                save = self.i
+                self.next()
+                if self.next_non_space()[0] == L.K_DEFINE:
+                    self.parse_definition()
+                    continue
+                self.i = save
+            n = self.text_or_action()
+            if isinstance(n, _End):
+                self.errorf("unexpected %s" % n)
+            tree.root.nodes.append(n)
+        self.add(tree)
+        return self.trees
+
+    def add(self, tree):
+        old = self.trees.get(tree.name)
+        if old is None or is_empty_tree(old.root):
+            self.trees[tree.name] = tree
+            return
+        if not is_empty_tree(tree.root):
+            self.errorf("template: multiple definition of template %s" % _q(tree.name))
+
+    def parse_definition(self):
+        context = "define clause"
+        tok = self.next_non_space()
+        if tok[0] not in (L.STRING, L.RAWSTRING):
+            self.unexpected(tok, context)
+        name = self.unquote(tok[1])
+        self.expect(L.RIGHT, context)
+        outer = self.scope
+        tree = Tree(name, self.name, self.text)
+        self.scope = _Scope(tree)
+        tree.root, end = self.item_list()
+        if end.kind != _END:
+            self.errorf("unexpected %s in %s" % (end, context))
+        self.scope = outer
+        self.add(tree)
+
+    def unquote(self, s):
+        try:
+            return unquote(s)
+        except ValueError as exc:
+            self.errorf(str(exc))
+
+    def item_list(self):
+        lst = ListNode(self.peek_non_space()[2])
+        while self.peek_non_space()[0] != L.EOF:
+            n = self.text_or_action()
+            if isinstance(n, _End):
+                return lst, n
+            lst.nodes.append(n)
+        self.errorf("unexpected EOF")
+
+    def text_or_action(self):
+        tok = self.next_non_space()
+        if tok[0] == L.TEXT:
+            return TextNode(tok[2], tok[1])
+        if tok[0] == L.LEFT:
+            self.action_line = self.line_of(tok[2])
+            try:
+                return self.action()
+            finally:
+                self.action_line = 0
+        self.unexpected(tok, "input")
+
+    def action(self):
+        tok = self.next_non_space()
+        t = tok[0]
+        if t == L.K_BLOCK:
+            return self.block_control()
+        if t == L.K_BREAK:
+            return self.break_control(tok[2], "break")
+        if t == L.K_CONTINUE:
+            return self.break_control(tok[2], "continue")
+        if t == L.K_ELSE:
+            return self.else_control()
+        if t == L.K_END:
+            return _End(self.expect(L.RIGHT, "end")[2], _END)
+        if t == L.K_IF:
+            return IfNode(*self.parse_control("if"))
+        if t == L.K_RANGE:
+            return RangeNode(*self.parse_control("range"))
+        if t == L.K_TEMPLATE:
+            return self.template_control()
+        if t == L.K_WITH:
+            return WithNode(*self.parse_control("with"))
+        self.backup()
+        tok = self.peek()
+        return ActionNode(tok[2], self.pipeline("command", L.RIGHT))
+
+    def break_control(self, pos, word):
+        tok = self.next_non_space()
+        if tok[0] != L.RIGHT:
+            self.unexpected(tok, "{{%s}}" % word)
+        if self.range_depth == 0:
+            self.errorf("{{%s}} outside {{range}}" % word)
+        return BreakNode(pos) if word == "break" else ContinueNode(pos)
+
+    def else_control(self):
+        peek = self.peek_non_space()
+        if peek[0] in (L.K_IF, L.K_WITH):
+            return _End(peek[2], _ELSE)
+        tok = self.expect(L.RIGHT, "else")
+        return _End(tok[2], _ELSE)
+
+    def parse_control(self, context):
+        scope = self.scope
+        mark_names = len(scope.names)
+        mark_bound = len(scope.bound)
+        pipe = self.pipeline(context, L.RIGHT)
+        if context == "range":
+            self.range_depth += 1
+        after_pipe = len(scope.bound)
+        lst, nxt = self.item_list()
+        if context == "range":
+            self.range_depth -= 1
+        else_list = None
+        if nxt.kind == _ELSE:
+            del scope.bound[after_pipe:]
+            if context == "if" and self.peek()[0] == L.K_IF:
+                self.next()
+                else_list = ListNode(nxt.pos)
+                else_list.nodes.append(IfNode(*self.parse_control("if")))
+            elif context == "with" and self.peek()[0] == L.K_WITH:
+                self.next()
+                else_list = ListNode(nxt.pos)
+                else_list.nodes.append(WithNode(*self.parse_control("with")))
+            else:
+                else_list, nxt = self.item_list()
+                if nxt.kind != _END:
+                    self.errorf("expected end; found %s" % nxt)
+        del scope.names[mark_names:]
+        del scope.bound[mark_bound:]
+        return pipe.pos, pipe, lst, else_list
+
+    def parse_template_name(self, tok, context):
+        if tok[0] in (L.STRING, L.RAWSTRING):
+            return self.unquote(tok[1])
+        self.unexpected(tok, context)
+
+    def template_control(self):
+        context = "template clause"
+        tok = self.next_non_space()
+        name = self.parse_template_name(tok, context)
+        pipe = None
+        if self.next_non_space()[0] != L.RIGHT:
+            self.backup()
+            pipe = self.pipeline(context, L.RIGHT)
+        return TemplateNode(tok[2], name, pipe)
+
+    def block_control(self):
+        context = "block clause"
+        tok = self.next_non_space()
+        name = self.parse_template_name(tok, context)
+        pipe = self.pipeline(context, L.RIGHT)
+        outer = self.scope
+        tree = Tree(name, self.name, self.text)
+        self.scope = _Scope(tree)
+        depth = self.range_depth
+        self.range_depth = 0
+        tree.root, end = self.item_list()
+        self.range_depth = depth
+        if end.kind != _END:
+            self.errorf("unexpected %s in %s" % (end, context))
+        self.scope = outer
+        self.add(tree)
+        return TemplateNode(tok[2], name, pipe)
+
+    # ------------------------------------------------------------ pipelines
+    def declare(self, var, elem=False):
+        tree = self.scope.tree
+        var.slot = tree.nvars
+        var.elem = elem
+        tree.nvars += 1
+        return var
+
+    def resolve(self, name):
+        for bname, slot, elem in reversed(self.scope.bound):
+            if bname == name:
+                return slot, elem
+        return None, False
+
+    def pipeline(self, context, end):
+        tok = self.peek_non_space()
+        pipe = PipeNode(tok[2], [])
+        scope = self.scope
+        while True:
+            v = self.peek_non_space()
+            if v[0] != L.VAR:
+                break
+            save = self.i
+            self.next_non_space()
+            after = self.peek()
+            nxt = self.peek_non_space()
+            if nxt[0] in (L.ASSIGN, L.DECLARE):
+                pipe.is_assign = nxt[0] == L.ASSIGN
+                self.next_non_space()
+                pipe.decl.append(VariableNode(v[2], v[1]))
+                scope.names.append(v[1])
+                break
+            if nxt[0] == L.CHAR and nxt[1] == ",":
+                self.next_non_space()
+                pipe.decl.append(VariableNode(v[2], v[1]))
+                scope.names.append(v[1])
+                if context == "range" and len(pipe.decl) < 2:
+                    if self.peek_non_space()[0] in (L.VAR, L.RIGHT, L.RPAREN):
+                        continue
+                    self.errorf("range can only initialize variables")
+                self.errorf("too many declarations in %s" % context)
+            # Not a declaration: put the variable back.
+            self.i = save
+            break
+        while True:
+            tok = self.next_non_space()
+            t = tok[0]
+            if t == end:
+                self.check_pipeline(pipe, context)
+                break
+            if t in (L.BOOL, L.CHARCONST, L.COMPLEX, L.DOT, L.FIELD, L.IDENT, L.NUMBER, L.NIL,
+                     L.RAWSTRING, L.STRING, L.VAR, L.LPAREN):
+                self.backup()
+                pipe.cmds.append(self.command())
+            else:
+                self.unexpected(tok, context)
+        # Bind declared variables after the commands: they see the outer ones.
+        if pipe.decl:
+            if pipe.is_assign:
+                for v in pipe.decl:
+                    v.slot = self.resolve(v.ident[0])[0]
+            else:
+                ranged = context == "range"
+                for k, v in enumerate(pipe.decl):
+                    elem = ranged and k == len(pipe.decl) - 1
+                    self.declare(v, elem)
+                    scope.bound.append((v.ident[0], v.slot, elem))
+        return pipe
+
+    def check_pipeline(self, pipe, context):
+        if not pipe.cmds:
+            self.errorf("missing value for %s" % context)
+        for i, c in enumerate(pipe.cmds[1:]):
+            if isinstance(c.args[0], (BoolNode, DotNode, NilNode, NumberNode, StringNode)):
+                self.errorf("non executable command in pipeline stage %d" % (i + 2))
+
+    def command(self):
+        cmd = CommandNode(self.peek_non_space()[2])
+        while True:
+            self.peek_non_space()
+            op = self.operand()
+            if op is not None:
+                cmd.args.append(op)
+            tok = self.next()
+            t = tok[0]
+            if t == L.SPACE:
+                continue
+            if t in (L.RIGHT, L.RPAREN):
+                self.backup()
+            elif t != L.PIPE:
+                self.unexpected(tok, "operand")
+            break
+        if not cmd.args:
+            self.errorf("empty command")
+        return cmd
+
+    def operand(self):
+        node = self.term()
+        if node is None:
+            return None
+        if self.peek()[0] == L.FIELD:
+            chain = ChainNode(self.peek()[2], node)
+            while self.peek()[0] == L.FIELD:
+                chain.add(self.next()[1])
+            if isinstance(node, FieldNode):
+                return FieldNode(chain.pos, str(chain))
+            if isinstance(node, VariableNode):
+                var = VariableNode(chain.pos, str(chain))
+                var.slot, var.elem = node.slot, node.elem
+                return var
+            if isinstance(node, (BoolNode, StringNode, NumberNode, NilNode, DotNode)):
+                self.errorf("unexpected . after term %s" % _q(str(node)))
+            return chain
+        return node
+
+    def term(self):
+        tok = self.next_non_space()
+        t, val, pos = tok
+        if t == L.IDENT:
+            if val not in self.funcs:
+                self.errorf("function %s not defined" % _q(val))
+            return IdentifierNode(pos, val)
+        if t == L.DOT:
+            return DotNode(pos)
+        if t == L.NIL:
+            return NilNode(pos)
+        if t == L.VAR:
+            return self.use_var(pos, val)
+        if t == L.FIELD:
+            return FieldNode(pos, val)
+        if t == L.BOOL:
+            return BoolNode(pos, val == "true")
+        if t in (L.CHARCONST, L.COMPLEX, L.NUMBER):
+            return self.number(pos, val, t)
+        if t == L.LPAREN:
+            return self.pipeline("parenthesized pipeline", L.RPAREN)
+        if t in (L.STRING, L.RAWSTRING):
+            return StringNode(pos, val, self.unquote(val))
+        self.backup()
+        return None
+
+    def use_var(self, pos, name):
+        var = VariableNode(pos, name)
+        head = var.ident[0]
+        if head not in self.scope.names:
+            self.errorf("undefined variable %s" % _q(head))
+        var.slot, var.elem = self.resolve(head)
+        return var
+
+    def number(self, pos, text, typ):
+        n = NumberNode(pos, text)
+        if typ == L.CHARCONST:
+            try:
+                r, tail = unquote_char(text[1:], "'")
+            except ValueError as exc:
+                self.errorf(str(exc))
+            if tail != "'":
+                self.errorf("malformed character constant: %s" % text)
+            n.is_int = n.is_uint = n.is_float = True
+            n.int_val = r
+            n.float_val = float(r)
+            return n
+        if typ == L.COMPLEX or text.endswith("i"):
+            c = _parse_complex(text)
+            if c is None:
+                if typ == L.COMPLEX:
+                    self.errorf("expected integer")
+            else:
+                n.is_complex = True
+                n.complex_val = c
+                _simplify_complex(n)
+                return n
+        u = _parse_int(text, unsigned=True)
+        if u is not None:
+            n.is_uint = True
+            n.int_val = u
+        i = _parse_int(text, unsigned=False)
+        if i is not None:
+            n.is_int = True
+            n.int_val = i
+            if i == 0:
+                n.is_uint = True
+        if n.is_int or n.is_uint:
+            n.is_float = True
+            n.float_val = float(n.int_val)
+        else:
+            f = _parse_float(text)
+            if f is not None:
+                if not any(ch in text for ch in ".eEpP"):
+                    self.errorf("integer overflow: %s" % _q(text))
+                n.is_float = True
+                n.float_val = f
+                if f == f and f not in (float("inf"), float("-inf")) and float(int(f)) == f:
+                    iv = int(f)
+                    if -(1 << 63) <= iv < (1 << 63):
+                        n.is_int = True
+                        n.int_val = iv
+                    elif 0 <= iv < (1 << 64):
+                        n.is_uint = True
+                        n.int_val = iv
+        if not (n.is_int or n.is_uint or n.is_float):
+            self.errorf("illegal number syntax: %s" % _q(text))
+        return n
+
+
+def _q(s):
+    from .fmt import go_quote
+    return go_quote(s)
+
+
+def _underscore_ok(s):
+    """strconv's underscoreOK: underscores only between digits (a base prefix counts)."""
+    saw = "^"
+    i = 0
+    if s[:1] in ("+", "-"):
+        s = s[1:]
+    hexa = False
+    if len(s) >= 2 and s[0] == "0" and s[1] in "bBoOxX":
+        i = 2
+        saw = "0"
+        hexa = s[1] in "xX"
+    while i < len(s):
+        c = s[i]
+        if "0" <= c <= "9" or (hexa and c in "abcdefABCDEF"):
+            saw = "0"
+        elif c == "_":
+            if saw != "0":
+                return False
+            saw = "_"
+        else:
+            if saw == "_":
+                return False
+            saw = "!"
+        i += 1
+    return saw != "_"
+
+
+def _parse_int(text, unsigned):
+    """strconv.ParseInt/ParseUint(text, 0, 64)."""
+    s = text
+    neg = False
+    if s[:1] in ("+", "-"):
+        if unsigned:
+            return None
+        neg = s[0] == "-"
+        s = s[1:]
+    if not s:
+        return None
+    base = 10
+    body = s
+    if s[0] == "0" and len(s) > 1:
+        c = s[1]
+        if c in "xX":
+            base, body = 16, s[2:]
+        elif c in "bB":
+            base, body = 2, s[2:]
+        elif c in "oO":
+            base, body = 8, s[2:]
+        else:
+            base, body = 8, s[1:]
+    if "_" in s:
+        if not _underscore_ok(text):
+            return None
+        body = body.replace("_", "")
+    if not body:
+        return None
+    try:
+        v = int(body, base)
+    except ValueError:
+        return None
+    if neg:
+        v = -v
+    if unsigned:
+        return v if v < (1 << 64) else None
+    return v if -(1 << 63) <= v < (1 << 63) else None
+
+
+def _parse_float(text):
+    s = text
+    if "_" in s:
+        if not _underscore_ok(s):
+            return None
+        s = s.replace("_", "")
+    body = s.lstrip("+-")
+    try:
+        if body[:2] in ("0x", "0X"):
+            if not any(c in body for c in "pP"):
+                return None
+            f = float.fromhex(body)
+        else:
+            if not body or body[0] not in "0123456789.":
+                return None
+            f = float(body)
+    except (ValueError, OverflowError):
+        return None
+    return -f if s.startswith("-") else f
+
+
+def _parse_complex(text):
+    if not text.endswith("i"):
+        return None
+    body = text[:-1]
+    k = max(body.rfind("+"), body.rfind("-"))
+    if k > 0 and body[k - 1] not in "eEpP":
+        re_part = _parse_float(body[:k])
+        im_part = _parse_float(body[k:])
+        if re_part is None or im_part is None:
+            return None
+        return complex(re_part, im_part)
+    im = _parse_float(body)
+    if im is None:
+        return None
+    return complex(0, im)
+
+
+def _simplify_complex(n):
+    """A complex constant with zero imaginary part is also a float (and maybe an int)."""
+    c = n.complex_val
+    if c.imag == 0:
+        n.is_float = True
+        n.float_val = c.real
+        if float(int(c.real)) == c.real:
+            n.is_int = True
+            n.int_val = int(c.real)
+
+
+def parse(name, text, funcs):
+    """Parse ``text`` as template ``name``; ``funcs`` is the set of known function names.
+
+    Returns ``{template name: Tree}`` for the text and every define/block in it."""
+    return Parser(name, text, funcs).parse()

@@ -1,0 +1,144 @@
+"""TemplateSet: Go's *template.Template with its shared namespace of named templates.
+
+Trees are immutable once parsed and are shared between clones (Helm's ``tpl`` clones the
+set for every call), and parse results are cached by text, so re-rendering the same
+chart neither re-parses nor re-compiles its templates.
+"""
+from .calls import Func, err
+from .errors import ExecError
+from .exec import UNSET, compile_tree
+from .fmt import go_quote
+from .nodes import is_empty_tree
+from .parser import parse as _parse
+
+_MISSINGKEY = {"zero": "zero", "error": "error", "default": "default", "invalid": "default"}
+_PARSE_CACHE = {}
+_PARSE_CACHE_MAX = 8192
+
+
+class _Ctx(object):
+    """Execution state shared by the closures: the set, its functions, the template name."""
+    __slots__ = ("ts", "funcs", "name", "depth")
+
+    def __init__(self, ts, name, depth):
+        self.ts = ts
+        self.funcs = ts._resolved
+        self.name = name
+        self.depth = depth
+
+    def enter(self, name):
+        return _Ctx(self.ts, name, self.depth + 1)
+
+
+def _builtins():
+    from ..funcs.builtins import BUILTINS
+    return BUILTINS
+
+
+class TemplateSet(object):
+    """Named templates plus a function map, as Go's template.Template with Funcs/Option.
+
+    ``funcs`` maps names to Python callables (see signature.py); they override the
+    builtins, like Go's FuncMap.  ``missingkey`` is Go's option: ``zero`` (Helm),
+    ``default``/``invalid`` or ``error``.  ``name`` is the root template's name, used in
+    ``no template "x" associated with template "gotpl"``.
+    """
+
+    def __init__(self, funcs=None, missingkey="zero", name="gotpl"):
+        if missingkey not in _MISSINGKEY:
+            raise ValueError("unrecognized option missingkey=%s" % missingkey)
+        self.missingkey = _MISSINGKEY[missingkey]
+        self.name = name
+        self._funcs = dict(_builtins())
+        if funcs:
+            self._funcs.update(funcs)
+        self._resolved = {}
+        self._trees = {}
+
+    def add_funcs(self, funcs):
+        """Add or replace functions (Go's Funcs)."""
+        self._funcs.update(funcs)
+        for name in funcs:
+            self._resolved.pop(name, None)
+
+    def resolve(self, name, ctx, tree, node):
+        """The Func entry for ``name`` (built once, then looked up by the closures)."""
+        fn = self._funcs.get(name)
+        if fn is None:
+            raise err(ctx, tree, node, "%s is not a defined function" % go_quote(name))
+        builtin = name if _builtins().get(name) is fn else None
+        f = self._resolved[name] = Func(name, fn, builtin)
+        return f
+
+    def parse(self, name, text):
+        """Parse ``text`` as template ``name``; its define/block templates join the set."""
+        key = (name, text)
+        hit = _PARSE_CACHE.get(key)
+        funcs = self._funcs
+        if hit is not None and hit[1] == ("break" in funcs, "continue" in funcs) and \
+                all(f in funcs for f in hit[2]):
+            trees = hit[0]
+        else:
+            trees = _parse(name, text, funcs)
+            if len(_PARSE_CACHE) >= _PARSE_CACHE_MAX:
+                _PARSE_CACHE.clear()
+            _PARSE_CACHE[key] = (trees, ("break" in funcs, "continue" in funcs), _identifiers(trees))
+        for tname, tree in trees.items():
+            old = self._trees.get(tname)
+            if old is not None and is_empty_tree(tree.root) and old.root is not None:
+                continue
+            self._trees[tname] = tree
+        return self
+
+    def has(self, name):
+        return name in self._trees
+
+    def names(self):
+        return list(self._trees)
+
+    def clone(self):
+        """A copy sharing the parsed trees: later parses and add_funcs don't leak back."""
+        new = TemplateSet.__new__(TemplateSet)
+        new.missingkey = self.missingkey
+        new.name = self.name
+        new._funcs = dict(self._funcs)
+        new._resolved = dict(self._resolved)
+        new._trees = dict(self._trees)
+        return new
+
+    def execute(self, name, data):
+        """Execute template ``name`` with ``data`` as dot; returns the raw Go output."""
+        tree = self._trees.get(name)
+        if tree is None:
+            raise ExecError(None, None, None, "template: no template %s associated with template %s"
+                            % (go_quote(name), go_quote(self.name)))
+        run = tree.compiled or compile_tree(tree)
+        out = []
+        tvars = [data]
+        if tree.nvars > 1:
+            tvars.extend([UNSET] * (tree.nvars - 1))
+        run(_Ctx(self, name, 0), data, tvars, out.append)
+        return "".join(out)
+
+
+def _identifiers(trees):
+    """Function names used by the trees (a cached parse is valid only if all still exist)."""
+    from . import nodes as N
+    found = set()
+
+    def walk(node):
+        if node is None:
+            return
+        if isinstance(node, N.IdentifierNode):
+            found.add(node.ident)
+        for attr in ("nodes", "args", "cmds"):
+            for child in getattr(node, attr, ()) or ():
+                walk(child)
+        for attr in ("pipe", "list", "else_list", "node"):
+            if attr in getattr(node.__class__, "__slots__", ()) or hasattr(node, attr):
+                child = getattr(node, attr, None)
+                if isinstance(child, N.Node):
+                    walk(child)
+    for tree in trees.values():
+        walk(tree.root)
+    return frozenset(found)
