@@ -159,6 +159,8 @@ def archive_files(data):
 
 def _entry_name(entry):
     """Strip the top directory of an archive entry and refuse names that leave the chart."""
+    if entry.startswith(("/", "\\")) or _DRIVE_RE.match(entry.replace("\\", "/")):
+        raise ChartError("chart illegally contains absolute paths: %r" % entry)
     delimiter = "\\" if "\\" in entry else "/"
     parts = entry.split(delimiter)
     name = "/".join(parts[1:])

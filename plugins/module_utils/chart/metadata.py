@@ -136,11 +136,15 @@ class _Decoder(object):
                 continue
             json_name, kind = spec[0], spec[2]
             value = self.field(data[key], kind, struct_name, json_name)
-            if value is not None:
-                out[json_name] = value
-            else:
+            omitempty = spec[3] if len(spec) > 3 else True
+            if value is None or omitempty and value in ("", [], {}, False):
                 out.pop(json_name, None)
-        return out
+            else:
+                out[json_name] = value
+        for spec in fields:
+            if len(spec) > 3 and not spec[3] and spec[2] == "string":
+                out.setdefault(spec[0], "")
+        return _ordered(out, fields)
 
     def field(self, value, kind, struct_name, field):
         if value is None:
@@ -183,6 +187,10 @@ class _Decoder(object):
             name = "Maintainer" if kind == "maintainers" else "Dependency"
             return [None if item is None else self.struct(item, fields, name) for item in value]
         self.fail(value, struct_name, field, kind)
+
+
+def _ordered(out, fields):
+    return {spec[0]: out[spec[0]] for spec in fields if spec[0] in out}
 
 
 def _json_kind(value):

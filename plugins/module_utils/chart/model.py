@@ -77,11 +77,18 @@ class Chart(object):
                 if name.startswith("crds/") and name.endswith(CRD_EXTENSIONS)]
 
     def crd_objects(self):
-        """Helm's ``CRDObjects``: ``(full path, filename, bytes)`` for this chart and all subcharts."""
-        out = [(self.chart_full_path() + "/" + name, name, data) for name, data in self.crds()]
+        """Helm's ``CRDObjects``: ``(name, full path, bytes)`` for this chart and all subcharts,
+        e.g. ``("crds/a.yaml", "parent/charts/sub/crds/a.yaml", b"...")``."""
+        out = [(name, self.chart_full_path() + "/" + name, data) for name, data in self.crds()]
         for dep in self.dependencies:
             out.extend(dep.crd_objects())
         return out
+
+    def renderable_templates(self):
+        """Templates the engine parses: all of them, or only ``_*`` partials of a library chart."""
+        if not self.is_library():
+            return list(self.templates)
+        return [(name, data) for name, data in self.templates if name.rsplit("/", 1)[-1].startswith("_")]
 
     def template_chart(self):
         """The template-facing ``.Chart`` map (Helm 4: Go field names plus ``IsRoot``)."""

@@ -29,6 +29,10 @@ class _EOF(Exception):
 EOF = _EOF()
 
 
+class _WrappedEOF(ValuesError):
+    """An error wrapping ``io.EOF`` (``error parsing index: EOF``); Helm's loop treats it as the end."""
+
+
 class _NotList(Exception):
     pass
 
@@ -49,7 +53,12 @@ def _assert(value, kind):
 
 
 def _dyn(value):
-    return "nil" if value is None else go_type_name(value)
+    """Dynamic Go type in a panic message (``--set`` integers are int64)."""
+    if value is None:
+        return "nil"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return "int64"
+    return go_type_name(value)
 
 
 class _Scanner(object):
@@ -150,7 +159,7 @@ class _Parser(object):
             err = self.key(self.data, 0)
             if err is None:
                 continue
-            if err is EOF:
+            if err is EOF or isinstance(err, _WrappedEOF):
                 return
             raise err if isinstance(err, ValuesError) else ValuesError(str(err))
 
@@ -173,7 +182,7 @@ class _Parser(object):
         if last == "[":
             index, err = self.key_index()
             if err is not None:
-                return ValuesError("error parsing index: %s" % err)
+                return _index_error(err)
             lst = _assert(data[k], list) if k in data else []
             lst, err = self.list_item(lst, index, level)
             _set(data, k, lst)
@@ -227,7 +236,7 @@ class _Parser(object):
             return lst, ValuesError("negative %d index not allowed" % index)
         k, last, err = self._until("[.=")
         if k:
-            return lst, ValuesError("unexpected data at end of array index: %s" % go_quote(k))
+            return lst, ValuesError("unexpected data at end of array index: [%s]" % " ".join(_quote_rune(r) for r in k))
         if err is not None:
             return lst, err
         if last == "=":
@@ -260,7 +269,7 @@ class _Parser(object):
         if last == "[":
             next_index, err = self.key_index()
             if err is not None:
-                return lst, ValuesError("error parsing index: %s" % err)
+                return lst, _index_error(err)
             current = []
             if len(lst) > index and lst[index] is not None:
                 current = _assert(lst[index], list)
@@ -341,6 +350,18 @@ class _Parser(object):
             out.append(value)
 
 
+def _index_error(err):
+    cls = _WrappedEOF if err is EOF else ValuesError
+    return cls("error parsing index: %s" % err)
+
+
+def _quote_rune(ch):
+    """Go's ``%q`` of a rune."""
+    if ch == "'":
+        return "'\\''"
+    return "'" + go_quote(ch)[1:-1].replace('\\"', '"') + "'"
+
+
 def _json_error(text, exc):
     pos = getattr(exc, "pos", None)
     if pos is not None and pos >= len(text):
@@ -371,24 +392,27 @@ def parse_set_string(text, dest=None):
 
 
 def parse_set_json(text, dest=None):
-    """``--set-json``: each value is a JSON document (numbers become float64).
-
-    A whole JSON object (``{"a": 1}``) is merged as Helm's CLI does.
-    """
-    stripped = text.strip()
-    if stripped.startswith("{"):
-        try:
-            obj = json.loads(stripped, parse_int=float)
-        except ValueError as exc:
-            raise ValuesError("failed parsing --set-json data JSON: %s" % exc)
-        if not isinstance(obj, dict):
-            raise ValuesError("failed parsing --set-json data JSON: not an object")
-        data = dest if dest is not None else {}
-        merged = merge_maps(data, obj)
-        data.clear()
-        data.update(merged)
-        return data
+    """``--set-json`` values (strvals ``ParseJSON``): each value is a JSON document, numbers float64."""
     return _parse(text, dest, json_values=True)
+
+
+def parse_set_json_cli(text, dest=None):
+    """What Helm's CLI does with one ``--set-json`` argument: a whole JSON object is merged in,
+    anything else goes through :func:`parse_set_json`."""
+    stripped = text.strip()
+    if not stripped.startswith("{"):
+        return parse_set_json(text, dest)
+    try:
+        obj = json.loads(stripped, parse_int=float)
+    except ValueError as exc:
+        raise ValuesError("failed parsing --set-json data JSON: %s" % exc)
+    if not isinstance(obj, dict):
+        raise ValuesError("failed parsing --set-json data JSON: not an object")
+    data = dest if dest is not None else {}
+    merged = merge_maps(data, obj)
+    data.clear()
+    data.update(merged)
+    return data
 
 
 def parse_set_literal(text, dest=None):
