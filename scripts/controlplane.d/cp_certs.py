@@ -29,6 +29,9 @@ def _cert(subject, key, issuer, issuer_key, *, ca=False, server_sans=None, clien
     b = (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer).public_key(key.public_key())
          .serial_number(x509.random_serial_number()).not_valid_before(now).not_valid_after(now + VALIDITY))
     b = b.add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+    b = b.add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+    b = b.add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(issuer_key.public_key()),
+                        critical=False)
     if ca:
         b = b.add_extension(x509.KeyUsage(digital_signature=True, key_cert_sign=True, crl_sign=True,
                                           content_commitment=False, key_encipherment=False,
