@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Release operations on the local control plane: helmless.core vs the helm CLI vs kubernetes.core.helm.
+
+For a ~50-object and a ~300-object chart, in the same run: a no-op rerun and a real upgrade (one value
+changed in every object), each the median of N runs as Ansible tasks (ansible-playbook wall time) for
+the two collections and as a `helm upgrade` process for the CLI; plus the number of API requests our
+no-op makes. kubernetes.core comes from the `ansible` PyPI package (extracted, not installed) and runs
+with the real helm v3 binary and helm-diff plugin built by scripts/controlplane.
+
+    python3 benchmarks/release.py [-n 3] [--objects 50,300]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+import zipfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+COLLECTIONS = os.path.join(ROOT, ".build", "collections")
+CACHE = os.path.join(os.path.expanduser("~"), ".cache", "helmless-bench")
+ANSIBLE_VERSION = "12.3.0"  # the ansible package whose kubernetes.core (6.2.0) we compare with
+TARGETS = {"noop_vs_kubernetes_core": 0.5, "upgrade_vs_helm": 1.0}
+
+
+def _link_collection():
+    link = os.path.join(COLLECTIONS, "ansible_collections", "helmless", "core")
+    if not os.path.islink(link):
+        os.makedirs(os.path.dirname(link), exist_ok=True)
+        os.symlink(ROOT, link)
+
+
+def kubernetes_core():
+    """Path holding ansible_collections/kubernetes/core from the ansible wheel (downloaded once)."""
+    target = os.path.join(CACHE, "ansible_collections", "kubernetes", "core")
+    if not os.path.isdir(target):
+        os.makedirs(CACHE, exist_ok=True)
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+                        "ansible==%s" % ANSIBLE_VERSION, "-d", CACHE], check=True)
+        wheel = os.path.join(CACHE, "ansible-%s-py3-none-any.whl" % ANSIBLE_VERSION)
+        with zipfile.ZipFile(wheel) as zf:
+            zf.extractall(CACHE, [n for n in zf.namelist() if n.startswith("ansible_collections/kubernetes/core/")])
+    return CACHE
+
+
+def write_chart(root, objects):
+    """A chart of ``objects`` objects: ConfigMaps, Services and Deployments in a 3:1:1 mix."""
+    path = os.path.join(root, "bench%d" % objects)
+    os.makedirs(os.path.join(path, "templates"), exist_ok=True)
+    with open(os.path.join(path, "Chart.yaml"), "w") as fh:
+        fh.write("apiVersion: v2\nname: bench%d\nversion: 0.1.0\nappVersion: \"1\"\n" % objects)
+    with open(os.path.join(path, "values.yaml"), "w") as fh:
+        fh.write("rev: \"1\"\ncount: %d\n" % (objects // 5))
+    with open(os.path.join(path, "templates", "objects.yaml"), "w") as fh:
+        fh.write("""{{- range $i := until (int .Values.count) }}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm-{{ $i }}-a
+data:
+  rev: {{ $.Values.rev | quote }}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm-{{ $i }}-b
+data:
+  rev: {{ $.Values.rev | quote }}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm-{{ $i }}-c
+data:
+  rev: {{ $.Values.rev | quote }}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: svc-{{ $i }}
+  labels:
+    rev: {{ $.Values.rev | quote }}
+spec:
+  selector:
+    app: app-{{ $i }}
+  ports:
+  - port: 80
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app-{{ $i }}
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      app: app-{{ $i }}
+  template:
+    metadata:
+      labels:
+        app: app-{{ $i }}
+    spec:
+      containers:
+      - name: app
+        image: nginx:1
+        env:
+        - name: REV
+          value: {{ $.Values.rev | quote }}
+{{- end }}
+""")
+    return path
+
+
+def playbook(path, module, release, namespace, chart, rev, kubeconfig, helm3):
+    extra = ""
+    if module == "kubernetes.core.helm":
+        extra = "        binary_path: %s\n" % helm3
+    with open(path, "w") as fh:
+        fh.write("""- hosts: localhost
+  connection: local
+  gather_facts: false
+  tasks:
+    - %s:
+        name: %s
+        namespace: %s
+        chart_ref: %s
+        kubeconfig: %s
+        values:
+          rev: "%s"
+%s      register: out
+    - copy:
+        content: "{{ out | to_json }}"
+        dest: "%s.json"
+""" % (module, release, namespace, chart, kubeconfig, rev, extra, path))
+
+
+def run_playbook(path, env):
+    start = time.perf_counter()
+    proc = subprocess.run(["ansible-playbook", "-i", "localhost,", path], env=env, capture_output=True, text=True)
+    took = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit("playbook failed:\n%s%s" % (proc.stdout[-3000:], proc.stderr[-2000:]))
+    with open(path + ".json") as fh:
+        return took, json.load(fh)
+
+
+def timed(cmd, env):
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    took = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit("%s failed:\n%s%s" % (" ".join(cmd), proc.stdout[-2000:], proc.stderr[-2000:]))
+    return took
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", type=int, default=3, help="runs per measurement (median)")
+    parser.add_argument("--objects", default="50,300")
+    args = parser.parse_args()
+    _link_collection()
+    sys.path.insert(0, os.path.join(ROOT, "scripts", "controlplane.d"))
+    import cp_build  # noqa: E402
+
+    kubeconfig = subprocess.run([os.path.join(ROOT, "scripts", "controlplane"), "start"], check=True,
+                                capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    bins = cp_build.binaries()
+    work = tempfile.mkdtemp(prefix="helmless-bench-")
+    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH="%s:%s" % (COLLECTIONS, kubernetes_core()),
+               KUBECONFIG=kubeconfig, HELM_PLUGINS=bins["helm-plugins"], ANSIBLE_STDOUT_CALLBACK="default",
+               HELM_CONFIG_HOME=os.path.join(work, "hc"), HELM_CACHE_HOME=os.path.join(work, "hcache"),
+               HELM_DATA_HOME=os.path.join(work, "hd"), ANSIBLE_LOCALHOST_WARNING="false")
+    from kubernetes import client, config
+    core = client.CoreV1Api(config.new_client_from_config(config_file=kubeconfig))
+    rows = []
+    for objects in [int(x) for x in args.objects.split(",")]:
+        chart = write_chart(work, objects)
+        spaces = {}
+        for who in ("ours", "kcore", "helm"):
+            spaces[who] = "bench-%s-%s" % (who, uuid.uuid4().hex[:6])
+            core.create_namespace({"metadata": {"name": spaces[who]}})
+        pb = {who: os.path.join(work, "%s-%d.yml" % (who, objects)) for who in ("ours", "kcore")}
+        modules = {"ours": "helmless.core.release", "kcore": "kubernetes.core.helm"}
+        noop, upgrade, requests = {}, {}, None
+        for who in ("ours", "kcore"):
+            playbook(pb[who], modules[who], "bench", spaces[who], chart, 1, kubeconfig, bins["helm3"])
+            run_playbook(pb[who], env)  # install
+            times = []
+            for _ in range(args.n):
+                took, result = run_playbook(pb[who], env)
+                assert not result.get("changed"), "%s no-op reported changed" % who
+                times.append(took)
+                if who == "ours":
+                    requests = result["api_requests"]["total"]
+            noop[who] = statistics.median(times)
+            times = []
+            for i in range(args.n):
+                playbook(pb[who], modules[who], "bench", spaces[who], chart, i + 2, kubeconfig, bins["helm3"])
+                took, result = run_playbook(pb[who], env)
+                assert result.get("changed"), "%s upgrade reported no change" % who
+                times.append(took)
+            upgrade[who] = statistics.median(times)
+        helm = [bins["helm4"], "upgrade", "--install", "bench", chart, "-n", spaces["helm"]]
+        timed(helm + ["--set", "rev=1"], env)
+        noop["helm"] = statistics.median(timed(helm + ["--set", "rev=1"], env) for _ in range(args.n))
+        upgrade["helm"] = statistics.median(timed(helm + ["--set", "rev=%d" % (i + 2)], env) for i in range(args.n))
+        rows.append((objects, noop, upgrade, requests))
+        for ns in spaces.values():
+            core.delete_namespace(ns)
+    print("%-8s %-9s %9s %9s %9s %8s %8s   %s" % ("objects", "op", "ours s", "helm s", "k.core s",
+                                                  "ours/hlm", "ours/kc", "requests(no-op)"))
+    for objects, noop, upgrade, requests in rows:
+        for op, t in (("no-op", noop), ("upgrade", upgrade)):
+            print("%-8d %-9s %9.2f %9.2f %9.2f %8.2f %8.2f   %s" % (
+                objects, op, t["ours"], t["helm"], t["kcore"], t["ours"] / t["helm"], t["ours"] / t["kcore"],
+                "%d (target <= %d)" % (requests, objects + 3) if op == "no-op" else ""))
+    print("targets: no-op <= %.1fx kubernetes.core.helm, upgrade <= %.1fx helm CLI"
+          % (TARGETS["noop_vs_kubernetes_core"], TARGETS["upgrade_vs_helm"]))
+
+
+if __name__ == "__main__":
+    main()
