@@ -8,7 +8,7 @@ from .generators import absorb, generate
 from .namerefs import add_hashes, fix_references
 from .patches import json6902, smp
 from .resources import Res, apply_fieldspecs, fs, gvk_matches, ns_equal, target_matches
-from .yamlio import load_all
+from .yamlio import load_all, load_all_v2
 
 SUPPORTED = frozenset((
     "apiVersion", "kind", "metadata", "resources", "namespace", "namePrefix", "nameSuffix",
@@ -110,6 +110,9 @@ def _parse_patch(text, where):
         raise PostRenderError("%s: patch is not valid YAML: %s" % (where, exc)) from exc
     if not docs:
         raise PostRenderError("%s: empty patch" % where)
+    if isinstance(docs[0], list):
+        # kustomize reads JSON 6902 patches with go-yaml v2: ``y``/``on`` are booleans there.
+        docs = load_all_v2(text)
     return docs
 
 

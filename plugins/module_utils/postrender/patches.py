@@ -21,46 +21,56 @@ _ASSOCIATIVE = ("mountPath", "devicePath", "ip", "type", "topologyKey", "name", 
 _MERGE_PRIMITIVES = frozenset(("finalizers",))
 
 
-def _merge_key(field, dest_items, patch_items, kind, path):
+def _merge_keys(field, dest_items, patch_items, kind, path):
+    """The keys list elements are matched by, or None for a list replaced wholesale."""
     if field == "ports":
-        return "port" if kind == "Service" and path == ("spec",) else "containerPort"
+        return ("port" if kind == "Service" and path == ("spec",) else "containerPort", "protocol")
     if field in _ATOMIC:
         return None
     if field in _MERGE_KEYS:
-        return _MERGE_KEYS[field]
+        return (_MERGE_KEYS[field],)
     items = [i for i in list(dest_items) + list(patch_items) if isinstance(i, dict)]
     if not items or len(items) != len(dest_items) + len(patch_items):
         return None
     for key in _ASSOCIATIVE:
         if all(key in i for i in items):
-            return key
+            return (key,)
     return None
 
 
-def _merge_list(dest, patch, key):
-    result = [copy.deepcopy(d) for d in dest]
+def _merge_list(dest, patch, keys):
+    """kyaml's associative-list merge as kustomize runs it (prepend mode): the patch's
+    elements in patch order, then the elements only the object has, in its order.
+
+    A patch element lacking a secondary key (``protocol``) whose primary key matches an
+    element is dropped, and one matching nothing goes to the front, as kustomize does."""
+    def ident(item):
+        return tuple(item.get(k) for k in keys)
+    dest_items = [d for d in dest if isinstance(d, dict)]
+    by_ident = {ident(d): d for d in dest_items}
+    ordered, front, used, deleted = [], [], set(), set()
     for item in patch:
-        if not isinstance(item, dict) or key not in item:
+        if not isinstance(item, dict) or item.get(keys[0]) is None:
             continue
-        directive = item.get("$patch")
-        idx = next((i for i, d in enumerate(result) if isinstance(d, dict) and d.get(key) == item[key]),
-                   None)
+        key, directive = ident(item), item.get("$patch")
+        if key not in by_ident and any(k is None for k in key):
+            if not any(d.get(keys[0]) == item[keys[0]] for d in dest_items) and directive != "delete":
+                front.append(_strip_directives(item))
+            continue
         if directive == "delete":
-            if idx is not None:
-                del result[idx]
+            deleted.add(key)
             continue
         if directive == "replace":
-            clean = {k: v for k, v in item.items() if k != "$patch"}
-            if idx is None:
-                result.append(clean)
-            else:
-                result[idx] = clean
-            continue
-        if idx is None:
-            result.append(_strip_directives(item))
+            merged = {k: v for k, v in item.items() if k != "$patch"}
+        elif key in by_ident:
+            merged = smp(by_ident[key], item)
         else:
-            result[idx] = smp(result[idx], item)
-    return result
+            merged = _strip_directives(item)
+        used.add(key)
+        ordered.append(merged)
+    rest = [copy.deepcopy(d) for d in dest
+            if not isinstance(d, dict) or (ident(d) not in used and ident(d) not in deleted)]
+    return front + ordered + rest
 
 
 def _strip_directives(value):
@@ -105,9 +115,13 @@ def smp(dest, patch, kind="", path=()):
             else:
                 result[field] = merged
         elif isinstance(value, list) and isinstance(current, list):
-            key = _merge_key(field, current, value, kind, path)
-            if key:
-                result[field] = _merge_list(current, value, key)
+            if any(isinstance(v, dict) and v.get("$patch") == "replace" and len(v) == 1 for v in value):
+                result[field] = _replace_list([v for v in value if not (
+                    isinstance(v, dict) and v.get("$patch") == "replace" and len(v) == 1)])
+                continue
+            keys = _merge_keys(field, current, value, kind, path)
+            if keys:
+                result[field] = _merge_list(current, value, keys)
             elif field in _MERGE_PRIMITIVES:
                 result[field] = current + [v for v in value if v not in current]
             else:

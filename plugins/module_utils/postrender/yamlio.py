@@ -43,6 +43,31 @@ def _int(loader, node):
 _Core12Loader.add_constructor("tag:yaml.org,2002:int", _int)
 
 
+class _GoYamlV2Loader(_Base):
+    """YAML 1.1 as go-yaml v2 reads it (``y``/``n``/``yes``/``off`` are booleans); kustomize
+    parses JSON 6902 patches this way (sigs.k8s.io/yaml)."""
+
+
+_GoYamlV2Loader.yaml_implicit_resolvers = dict(_Core12Loader.yaml_implicit_resolvers)
+for _first in "yYnNoO":
+    _GoYamlV2Loader.yaml_implicit_resolvers[_first] = [
+        r for r in _GoYamlV2Loader.yaml_implicit_resolvers.get(_first, []) if r[0] != "tag:yaml.org,2002:bool"]
+_GoYamlV2Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool",
+    re.compile(r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE"
+               r"|on|On|ON|off|Off|OFF)$"), list("yYnNtTfFoO"))
+_GoYamlV2Loader.add_constructor("tag:yaml.org,2002:int", _int)
+_V2_BOOLS = {"y": True, "yes": True, "on": True, "true": True,
+             "n": False, "no": False, "off": False, "false": False}
+_GoYamlV2Loader.add_constructor(
+    "tag:yaml.org,2002:bool", lambda loader, node: _V2_BOOLS[loader.construct_scalar(node).lower()])
+
+
+def load_all_v2(text):
+    """Like ``load_all`` with go-yaml v2 (YAML 1.1) scalar resolution."""
+    return [doc for doc in yaml.load_all(text, Loader=_GoYamlV2Loader) if doc is not None]
+
+
 def load_all(text):
     """Parse a multi-document stream; empty documents are dropped."""
     return [doc for doc in yaml.load_all(text, Loader=_Core12Loader) if doc is not None]
