@@ -5,7 +5,7 @@ import yaml
 
 from ..plan.manifest import ManifestError, parse_manifest
 from ..plan.patch import drift
-from ..plan.planner import Planner
+from ..plan.planner import Planner, secret_view
 from .report import redact, release_status
 
 
@@ -39,7 +39,7 @@ def _drift(engine, resources):
             meta = openapi.patch_meta(res.api_version, res.kind)
         except Exception:  # drift is advisory; a schema we cannot read only loses merge keys
             meta = None
-        paths = drift(res.obj, live, meta)
+        paths = drift(secret_view(res.obj), live, meta)
         if paths:
             out.append(dict(entry, drift=paths))
     return out

@@ -5,6 +5,7 @@ decided here, by the server's dry-run answer to the exact request the executor w
 only made when the client-side patch is not empty), so ``changed`` in check mode cannot differ from the
 real run.
 """
+import base64
 from concurrent.futures import ThreadPoolExecutor
 
 from ..kube.errors import ApiError, KubeError
@@ -185,6 +186,9 @@ class Planner:
             return res.namespace or self.namespace
 
     def _plan_target(self, res, ns, prev, live, missing_is_drift):
+        if res.kind == "Secret":
+            res = Resource(secret_view(res.obj), res.source)
+            prev = Resource(secret_view(prev.obj), prev.source) if prev is not None else None
         target = with_ownership(res.obj, self.release, self.namespace)
         if ns:
             target["metadata"]["namespace"] = ns
@@ -240,6 +244,18 @@ class Planner:
                 change.action, change.after = "unchanged", change.before
             else:
                 change.after = answer
+
+
+def secret_view(obj):
+    """A Secret as the API stores it: ``stringData`` folded into base64 ``data`` (it is never read back)."""
+    if obj.get("kind") != "Secret" or not obj.get("stringData"):
+        return obj
+    out = dict(obj)
+    data = dict(out.get("data") or {})
+    for key, value in out.pop("stringData").items():
+        data[key] = base64.b64encode(str(value if value is not None else "").encode()).decode()
+    out["data"] = data
+    return out
 
 
 def _markers(obj):
