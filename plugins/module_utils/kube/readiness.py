@@ -70,8 +70,9 @@ def is_ready(client, obj):
         max_unavailable = _int_or_percent(strategy.get("maxUnavailable", "25%"), replicas, False)
         if (spec.get("strategy") or {}).get("type") == "Recreate":
             max_unavailable = 0
-        return (status.get("updatedReplicas", 0) >= replicas and
-                status.get("readyReplicas", 0) >= replicas - max_unavailable)
+        # Helm counts the new ReplicaSet's ready pods; updated pods that are ready approximate it
+        new_ready = min(status.get("updatedReplicas", 0), status.get("readyReplicas", 0))
+        return new_ready >= replicas - max_unavailable
     if kind == "StatefulSet":
         if not _generation_ok(obj):
             return False
