@@ -25,16 +25,25 @@ def content_hash(obj):
     """
     kind = obj.get("kind")
     if kind == "ConfigMap":
-        doc = {"kind": "ConfigMap", "name": "", "data": obj.get("data") or {}}
+        doc = {"kind": "ConfigMap", "name": "", "data": obj.get("data") or ""}
         if obj.get("binaryData"):
             doc["binaryData"] = obj["binaryData"]
     elif kind == "Secret":
         doc = {"kind": "Secret", "type": obj.get("type") or "", "name": "",
-               "data": obj.get("data") or {}}
+               "data": obj.get("data") or ""}
     else:
         raise PostRenderError("cannot add a hash suffix to %s %s: only ConfigMap and Secret"
                               % (kind, (obj.get("metadata") or {}).get("name")))
     return hashlib.sha256(_go_json(doc).encode()).hexdigest()[:10].translate(_HASH_MAP)
+
+
+def _wrapped_base64(raw):
+    """ConfigMap binaryData as kustomize writes it: 70-column lines, each ending in a
+    newline once there is more than one."""
+    text = base64.b64encode(raw).decode()
+    if len(text) < 70:
+        return text
+    return "".join(text[i:i + 70] + "\n" for i in range(0, len(text), 70))
 
 
 def _unquote(value):
@@ -111,7 +120,7 @@ def generate(kind, spec, options, cwd):
             try:
                 data[key] = value.decode("utf-8")
             except UnicodeDecodeError:
-                binary[key] = base64.b64encode(value).decode()
+                binary[key] = _wrapped_base64(value)
         else:
             data[key] = value
     if kind == "Secret":
