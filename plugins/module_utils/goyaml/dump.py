@@ -57,8 +57,14 @@ class _V2(Emitter):
     def prep_keys(self, d):
         for k in d:
             if not isinstance(k, str) or _JSON_RAW_BAD.search(k):
-                return {self.prep_str(_key_str(k)): v for k, v in d.items()}
+                return {self.prep_key(_key_str(k)): v for k, v in d.items()}
         return d
+
+    def prep_key(self, k):
+        if "\x85" in k:
+            # A raw NEL is a line break; a JSON key spanning lines is no simple key.
+            raise YAMLError("error converting YAML to JSON: yaml: line 1: could not find expected ':'")
+        return self.prep_str(k)
 
     def convert(self, v):
         if isinstance(v, (bytes, bytearray)):

@@ -120,9 +120,21 @@ def sorted_keys(d, v3=False):
     return keys
 
 
-def analyze(s):
-    """Return (plain_allowed, single_allowed, block_allowed, multiline) in block context."""
-    special = _SPECIAL.search(s) is not None
+_SPECIAL_V3 = re.compile("[^\t\n\x20-\x7e\u00a0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
+
+
+def analyze(s, v3=False):
+    """Return (plain_allowed, single_allowed, block_allowed, multiline) in block context.
+
+    yaml.v3 lets a TAB into literal blocks (only plain and single-quoted refuse it).
+    """
+    if v3:
+        special = _SPECIAL_V3.search(s) is not None
+        if not special and "\t" in s:
+            plain, single, block, multiline = analyze(s.replace("\t", "x"))
+            return False, False, block, multiline
+    else:
+        special = _SPECIAL.search(s) is not None
     line_breaks = _BREAK.search(s) is not None
     break_space = line_breaks and _BREAK_SPACE.search(s) is not None
     space_break = line_breaks and _SPACE_BREAK.search(s) is not None
@@ -247,7 +259,7 @@ class Emitter(object):
             style = PLAIN
         if not s:
             return DOUBLE, False
-        plain, single, block, multiline = analyze(s)
+        plain, single, block, multiline = analyze(s, self.v3)
         if simple_key and multiline:
             style = DOUBLE
         if style == PLAIN and not plain:

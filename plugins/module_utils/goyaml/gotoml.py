@@ -168,11 +168,12 @@ class _Encoder(object):
 def to_toml(value):
     """BurntSushi ``toml.NewEncoder(b).Encode(value)``; Helm returns the error text instead."""
     value = _plain(value)
-    if not isinstance(value, dict):
-        return "toml: top-level values must be Go maps or structs"
     enc = _Encoder()
     try:
-        enc.map_body((), value)
+        if isinstance(value, dict):
+            enc.map_body((), value)
+        else:
+            enc.wf(_element(value))
     except TOMLError as exc:
         return str(exc)
     return "".join(enc.out)
