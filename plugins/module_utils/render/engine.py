@@ -8,6 +8,8 @@ in that same order with its chart's shared top-level object, which templates may
 """
 import posixpath
 import re
+import sys
+import threading
 
 from ..funcs.helm import (
     HELM_FUNCS, REMOVED_SPRIG, WARN_END, WARN_START, include_func, tpl_func,
@@ -117,7 +119,7 @@ class Engine(object):
 
     def render(self, chart, top):
         """Render every template of ``chart``: ``{template name: output}`` (partials omitted)."""
-        return self.render_templates(collect_templates(chart, top))
+        return _deep(self.render_templates, collect_templates(chart, top))
 
     def render_templates(self, templates):
         from ..gotemplate import ParseError
@@ -143,6 +145,36 @@ class Engine(object):
                 raise RenderError(format_exec_error(name, exc))
             rendered[name] = out.replace(NO_VALUE, "")
         return rendered
+
+
+# Helm bounds include recursion at 1000 levels; each level is many Python frames, so renders
+# run on a thread with a large stack and a matching recursion limit.
+_STACK_BYTES = 512 * 1024 * 1024
+_RECURSION_LIMIT = 200000
+_deep_lock = threading.Lock()
+
+
+def _deep(fn, *args):
+    outcome = {}
+
+    def target():
+        try:
+            outcome["value"] = fn(*args)
+        except BaseException as exc:  # re-raised in the caller's thread
+            outcome["error"] = exc
+    if sys.getrecursionlimit() < _RECURSION_LIMIT:
+        sys.setrecursionlimit(_RECURSION_LIMIT)
+    thread = threading.Thread(target=target, name="helmless-render")
+    with _deep_lock:  # the stack size applies to threads started while it is set
+        old_stack = threading.stack_size(_STACK_BYTES)
+        try:
+            thread.start()
+        finally:
+            threading.stack_size(old_stack)
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def _lookup_func(lookup):

@@ -147,48 +147,54 @@ def _json_type(value):
     return "string"
 
 
-def _decode_error(value, field, go_type):
-    return ("error unmarshaling JSON: while decoding JSON: json: cannot unmarshal %s into Go "
-            "struct field %s of type %s" % (_json_type(value), field, go_type))
+_METADATA_TYPE = 'struct { Name string "json:\\"name\\""; Annotations map[string]string ' \
+    '"json:\\"annotations\\"" }'
 
 
-def _string_field(value, field):
-    if value is None or isinstance(value, str):
-        return value or ""
-    raise ValueError(_decode_error(value, field, "string"))
+def _decode_error(value, where, go_type):
+    return ("error unmarshaling JSON: while decoding JSON: json: cannot unmarshal %s into %s of "
+            "type %s" % (_json_type(value), where, go_type))
+
+
+def _string_field(value, where):
+    """A scalar into a Go string field, as sigs.k8s.io/yaml converts it (``5`` -> ``"5"``)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (dict, list)):
+        raise ValueError(_decode_error(value, "Go struct field " + where, "string"))
+    from ..chart.metadata import scalar_to_string
+    return scalar_to_string(value)
 
 
 def parse_head(text, load_yaml=_load_yaml):
     """Decode a document into its Head the way sigs.k8s.io/yaml fills Helm's SimpleHead.
 
-    Raises ``ValueError`` with Go's message when the document is not YAML or a field has the
-    wrong type (e.g. a numeric annotation value).
+    Raises ``ValueError`` with Go's message when the document is not YAML or a field has
+    the wrong shape (e.g. a list where a string belongs).
     """
     doc = load_yaml(text)
     if doc is None:
         return Head()
     if not isinstance(doc, dict):
-        raise ValueError(_decode_error(doc, "", "util.SimpleHead").replace(
-            "Go struct field  of type util.SimpleHead", "Go value of type util.SimpleHead"))
-    head = Head(version=_string_field(doc.get("apiVersion"), ".apiVersion"),
-                kind=_string_field(doc.get("kind"), ".kind"))
+        raise ValueError(_decode_error(doc, "Go value", "util.SimpleHead"))
+    head = Head(version=_string_field(doc.get("apiVersion"), "SimpleHead.apiVersion"),
+                kind=_string_field(doc.get("kind"), "SimpleHead.kind"))
     meta = doc.get("metadata")
     if meta is None:
         return head
     if not isinstance(meta, dict):
-        raise ValueError(_decode_error(meta, ".metadata", "struct { Name string \"json:\\\"name\\\"\"; "
-                                       "Annotations map[string]string \"json:\\\"annotations\\\"\" }"))
+        raise ValueError(_decode_error(meta, "Go struct field SimpleHead.metadata", _METADATA_TYPE))
     head.has_metadata = True
     head.name = _string_field(meta.get("name"), ".metadata.name")
     annotations = meta.get("annotations")
     if annotations is not None:
         if not isinstance(annotations, dict):
-            raise ValueError(_decode_error(annotations, ".metadata.annotations",
+            raise ValueError(_decode_error(annotations, "Go struct field .metadata.annotations",
                                            "map[string]string"))
-        for key, value in annotations.items():
-            if value is not None and not isinstance(value, str):
-                raise ValueError(_decode_error(value, ".metadata.annotations", "string"))
-        head.annotations = {k: v or "" for k, v in annotations.items()}
+        head.annotations = {key: _string_field(value, ".metadata.annotations")
+                            for key, value in annotations.items()}
     return head
 
 
