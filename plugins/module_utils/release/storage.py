@@ -113,12 +113,14 @@ class Storage:
     def create(self, release, history_max=0):
         if history_max and history_max > 0:
             self.prune(release["name"], history_max - 1)
+        obj = self._object(release, created=True)
         try:
-            self.client.create(self._object(release, created=True), self.namespace)
+            self.client.create(obj, self.namespace)
         except ApiError as exc:
             if exc.already_exists:
                 raise ReleaseExists("release %s revision %d already exists" % (release["name"], release["version"])) from exc
             raise StorageError("create release %s: %s" % (release_key(release["name"], release["version"]), exc)) from exc
+        release.setdefault("_labels", {})["createdAt"] = obj["metadata"]["labels"]["createdAt"]
         self._history.pop(release["name"], None)
 
     def update(self, release):
