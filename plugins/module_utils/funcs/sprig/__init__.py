@@ -6,11 +6,11 @@ values (see gotemplate/values.py).  Helm deletes ``env`` and ``expandenv``; Helm
 registered over Sprig's versions by funcs/helm.py, so the Sprig versions kept here are only
 what Helm would use when it does not override them.
 """
-from . import strings, lists, dicts, defaults, math, encoding, reflection, misc, regex, semver, dates
+from . import strings, lists, dicts, defaults, math, encoding, reflection, misc, regex, semver, dates, crypto
 
 HELM_OVERRIDDEN = ("toJson", "fromJson", "fail", "getHostByName", "mustToJson")
 HELM_REMOVED = ("env", "expandenv")
 
 SPRIG_FUNCS = {}
-for _mod in (strings, lists, dicts, defaults, math, encoding, reflection, misc, regex, semver, dates):
+for _mod in (strings, lists, dicts, defaults, math, encoding, reflection, misc, regex, semver, dates, crypto):
     SPRIG_FUNCS.update(_mod.FUNCS)

@@ -1,0 +1,176 @@
+"""Sprig crypto functions: deterministic ones match Helm byte for byte; keys, certificates,
+bcrypt and AES interoperate with Helm's output in both directions."""
+import base64
+import datetime
+
+import bcrypt as bcrypt_lib
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives.asymmetric import ec, padding, ed25519, dsa, rsa
+
+from sprig_oracle import oracle_render, evaluate
+from ansible_collections.helmless.core.plugins.module_utils.funcs.sprig import SPRIG_FUNCS as F
+
+OUR_CA = F["genCA"]("our-ca", 30)
+OUR_EC = F["genPrivateKey"]("ecdsa")
+OUR_CIPHER = F["encryptAES"]("s3cret", "hello wörld, a longer plaintext!")
+
+
+def _b64(s):
+    return base64.b64encode(s.encode()).decode()
+
+
+CASES = [
+    'derivePassword 1 "long" "password" "user" "example.com"',
+    'derivePassword 3 "maximum" "pw" "üser" "site"', 'derivePassword 1 "pin" "a" "b" "c"',
+    'derivePassword 1 "basic" "a" "b" "c"', 'derivePassword 1 "short" "a" "b" "c"',
+    'derivePassword 1 "medium" "a" "b" "c"', 'derivePassword 1 "nope" "a" "b" "c"',
+    'derivePassword 4294967295 "long" "" "" ""',
+    'htpasswd "u:x" "p"', 'genPrivateKey "foo"', 'encryptAES "k" ""', 'decryptAES "k" ""',
+    'typeOf (genCA "foo" 1)', 'kindOf (genCA "foo" 1)', 'randBytes 0',
+    'decryptAES "s3cret" "%s"' % OUR_CIPHER,
+    'decryptAES "k" "!!"', 'decryptAES "k" "AAAA"', 'decryptAES "k" "%s"' % base64.b64encode(b"x" * 20).decode(),
+    'genSignedCert "leaf" nil nil 1 (buildCustomCert "%s" "%s") | typeOf' % (_b64(OUR_CA.Cert), _b64(OUR_CA.Key)),
+    'genSelfSignedCertWithKey "me" nil nil 1 "%s" | typeOf' % OUR_EC.replace("\n", "\\n"),
+    'buildCustomCert "!!" "x"', 'buildCustomCert "%s" "!!"' % _b64(OUR_CA.Cert),
+    'buildCustomCert "%s" "%s"' % (_b64("junk"), _b64(OUR_CA.Key)),
+    'buildCustomCert "%s" "%s"' % (_b64(OUR_CA.Cert), _b64("junk")),
+    'buildCustomCert "%s" "%s"' % (_b64(OUR_CA.Cert), _b64("-----BEGIN FOO-----\nAAAA\n-----END FOO-----\n")),
+    'genCAWithKey "x" 1 "junk"', 'genSelfSignedCert "x" (list "1.2.3.999") nil 1',
+    'genSelfSignedCert "x" (list 1) nil 1', 'genSelfSignedCert "x" nil (list 2) 1',
+    '(buildCustomCert "%s" "%s").Key' % (_b64(OUR_CA.Cert), _b64(OUR_CA.Key)),
+]
+
+GO_CASES = [
+    'genCA "go-ca" 30 | toJson', 'genPrivateKey "ecdsa"', 'genPrivateKey "ed25519"',
+    'encryptAES "s3cret" "interop plaintext"', 'bcrypt "pa55"', 'htpasswd "user" "pa55"',
+    '$ca := genCA "go-ca" 30 }}{{ genSignedCert "leaf" (list "10.0.0.1" "::1") (list "a.example" "b") 10 $ca | toJson',
+    'genSelfSignedCertWithKey "me" nil (list "x") 5 (genPrivateKey "ecdsa") | toJson',
+]
+
+
+@pytest.fixture(scope="module")
+def expected(tmp_path_factory):
+    return oracle_render(tmp_path_factory.mktemp("crypto"), CASES)
+
+
+@pytest.fixture(scope="module")
+def go(tmp_path_factory):
+    return oracle_render(tmp_path_factory.mktemp("crypto-go"), GO_CASES)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_crypto_function_output_matches_helm(case, expected):
+    assert evaluate(case) == expected[case]
+
+
+def _certs(go_json):
+    import json
+    d = json.loads(go_json)
+    return d["Cert"], d["Key"]
+
+
+def _shape(pem):
+    """What Go decides about a certificate, minus the random parts."""
+    c = x509.load_pem_x509_certificate(pem.encode())
+    exts = [(e.oid.dotted_string, e.critical, _ext_value(e.value)) for e in c.extensions]
+    return {
+        "version": c.version, "sig": c.signature_algorithm_oid.dotted_string,
+        "subject_types": [a._type for a in c.subject], "exts": exts,
+        "serial_bits_ok": 0 < c.serial_number < 2 ** 128,
+        "days": (c.not_valid_after_utc - c.not_valid_before_utc).days,
+    }
+
+
+def _ext_value(v):
+    if isinstance(v, (x509.SubjectKeyIdentifier, x509.AuthorityKeyIdentifier)):
+        return type(v).__name__
+    if isinstance(v, x509.SubjectAlternativeName):
+        return [str(n.value) for n in v]
+    return repr(v)
+
+
+def test_ca_certificate_has_the_extensions_go_writes(go):
+    ours = _shape(F["genCA"]("go-ca", 30).Cert)
+    theirs = _shape(_certs(go[GO_CASES[0]])[0])
+    assert ours == theirs
+
+
+def test_signed_certificate_has_the_extensions_go_writes(go):
+    ca = F["genCA"]("go-ca", 30)
+    ours = F["genSignedCert"]("leaf", ["10.0.0.1", "::1"], ["a.example", "b"], 10, ca)
+    theirs = _certs(go[GO_CASES[6]])
+    assert _shape(ours.Cert) == _shape(theirs[0])
+    assert ours.Key.splitlines()[0] == theirs[1].splitlines()[0] == "-----BEGIN RSA PRIVATE KEY-----"
+
+
+def test_self_signed_certificate_with_an_ecdsa_key_matches_go(go):
+    ours = F["genSelfSignedCertWithKey"]("me", None, ["x"], 5, F["genPrivateKey"]("ecdsa"))
+    theirs = _certs(go[GO_CASES[7]])
+    assert _shape(ours.Cert) == _shape(theirs[0])
+    assert ours.Key.splitlines()[0] == theirs[1].splitlines()[0]
+
+
+def test_signed_certificate_verifies_against_its_ca():
+    ca = F["genCA"]("root", 2)
+    leaf = F["genSignedCert"]("leaf", None, None, 1, ca)
+    cac = x509.load_pem_x509_certificate(ca.Cert.encode())
+    lc = x509.load_pem_x509_certificate(leaf.Cert.encode())
+    lc.verify_directly_issued_by(cac)
+    assert lc.issuer == cac.subject
+    now = datetime.datetime.now(datetime.timezone.utc)
+    assert lc.not_valid_before_utc <= now < lc.not_valid_after_utc
+
+
+def test_go_generated_ca_can_sign_our_certificates(go):
+    cert, key = _certs(go[GO_CASES[0]])
+    ca = F["buildCustomCert"](_b64(cert), _b64(key))
+    leaf = F["genSignedCertWithKey"]("leaf", None, None, 1, ca, F["genPrivateKey"]("ed25519"))
+    x509.load_pem_x509_certificate(leaf.Cert.encode()).verify_directly_issued_by(
+        x509.load_pem_x509_certificate(cert.encode()))
+
+
+@pytest.mark.parametrize("typ,cls", [("ecdsa", ec.EllipticCurvePrivateKey),
+                                     ("ed25519", ed25519.Ed25519PrivateKey),
+                                     ("dsa", dsa.DSAPrivateKey), ("rsa", rsa.RSAPrivateKey)])
+def test_generated_private_keys_parse_as_their_type(typ, cls):
+    from ansible_collections.helmless.core.plugins.module_utils.funcs.sprig.crypto import parse_private_key_pem
+    key = parse_private_key_pem(F["genPrivateKey"](typ))
+    assert isinstance(key, cls)
+    if typ == "rsa":
+        assert key.key_size == 4096
+
+
+def test_private_key_pem_headers_match_go(go):
+    assert F["genPrivateKey"]("ecdsa").splitlines()[0] == go[GO_CASES[1]].splitlines()[0]
+    assert F["genPrivateKey"]("ed25519").splitlines()[0] == go[GO_CASES[2]].splitlines()[0]
+    assert len(F["genPrivateKey"]("ed25519")) == len(go[GO_CASES[2]])
+
+
+def test_aes_ciphertext_from_go_decrypts_here(go):
+    assert F["decryptAES"]("s3cret", go[GO_CASES[3]]) == "interop plaintext"
+
+
+def test_go_bcrypt_hash_shape_matches_ours_and_both_verify(go):
+    ours = F["bcrypt"]("pa55")
+    assert ours[:7] == go[GO_CASES[4]][:7] == "$2a$10$" and len(ours) == len(go[GO_CASES[4]])
+    assert bcrypt_lib.checkpw(b"pa55", ours.encode())
+    assert bcrypt_lib.checkpw(b"pa55", go[GO_CASES[4]].encode())
+
+
+def test_htpasswd_is_user_colon_bcrypt(go):
+    user, _, h = F["htpasswd"]("user", "pa55").partition(":")
+    assert user == "user" and bcrypt_lib.checkpw(b"pa55", h.encode())
+    assert go[GO_CASES[5]].startswith("user:$2a$10$")
+
+
+def test_random_functions_have_the_requested_shape():
+    import re
+    assert len(base64.b64decode(F["randBytes"](24))) == 24
+    assert re.fullmatch(r"[A-Za-z0-9]{40}", F["randAlphaNum"](40))
+    assert re.fullmatch(r"[A-Za-z]{40}", F["randAlpha"](40))
+    assert re.fullmatch(r"[0-9]{40}", F["randNumeric"](40))
+    assert re.fullmatch(r"[ -~]{40}", F["randAscii"](40))
+    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", F["uuidv4"]())
+    assert sorted(F["shuffle"]("hello")) == sorted("hello")
+    assert 3 <= F["randInt"](3, 5) < 5
