@@ -4,9 +4,15 @@
 those three specially when the name resolves to the function here (as Go's evalCall
 does for builtins); the Python bodies give the plain semantics otherwise.
 """
-from ..gotemplate.fmt import sprint, sprintf, sprintln
+from ..gotemplate.fmt import format_value, sprint, sprintf, sprintln
 from ..gotemplate.signature import go_signature
 from ..gotemplate.values import GoStruct
+
+
+class Uint8(int):
+    """A byte (Go uint8), as ``index`` of a string yields."""
+    __slots__ = ()
+    GO_TYPE = "uint8"
 
 
 class BuiltinError(Exception):
@@ -95,7 +101,7 @@ def index(item, *indexes):
             x = _index_arg(idx, len(data))
             if x == len(data):
                 raise BuiltinError("reflect: %s index out of range" % ("slice" if isinstance(item, bytes) else "string"))
-            item = data[x]
+            item = Uint8(data[x])
         elif isinstance(item, dict):
             if idx is None:
                 raise BuiltinError("value is nil; should be of type string")
@@ -268,7 +274,7 @@ def eq(arg1, *arg2):
             r1, r2 = _reflect_kind(arg1), _reflect_kind(arg)
             if r1 != r2 and r1 != "invalid" and r2 != "invalid":
                 raise BuiltinError("non-comparable types %s: %s, %s: %s" % (
-                    _value_s(arg1), _type(arg1), _type(arg), _value_s(arg)))
+                    _value_s(arg1), _type(arg1), _type(arg), format_value(arg)))
             if arg1 is None or arg is None:
                 truth_ = arg1 is None and arg is None
             elif r2 in ("map", "slice"):

@@ -174,8 +174,12 @@ def _invoke(ctx, tree, node, name, fn, argv):
 def call_function(ctx, tree, cmd, ident, f, arg_nodes, arg_evs, dot, vars, final):
     """evalCall for a function of the FuncMap (``cmd`` is the command node, for errors)."""
     argv = _args(ctx, tree, ident, f, arg_nodes, arg_evs, dot, vars, final)
-    if f.builtin == "call":
-        return _call_builtin(ctx, tree, cmd, argv, arg_nodes, final)
+    if f.builtin is not None:
+        if f.builtin == "len" and final is None:
+            # A piped nil is an invalid reflect.Value, which Go's len cannot inspect.
+            raise err(ctx, tree, cmd, "error calling len: reflect: call of reflect.Value.Type on zero Value")
+        if f.builtin == "call":
+            return _call_builtin(ctx, tree, cmd, argv, arg_nodes, final)
     try:
         return f.fn(*argv)
     except TemplateError as exc:

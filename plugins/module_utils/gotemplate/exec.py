@@ -72,10 +72,19 @@ def ideal_constant(n):
 
 def last_node(pipe):
     """The node Go's s.at last recorded after evaluating ``pipe`` (errors after it cite it)."""
-    cmd = pipe.cmds[-1]
-    first = cmd.args[-1]
+    return last_at(pipe.cmds[-1])
+
+
+def last_at(cmd):
+    """The node Go's s.at last recorded after evaluating the command ``cmd``."""
+    first = cmd.args[0]
     if isinstance(first, N.PipeNode):
         return last_node(first)
+    if isinstance(first, (N.IdentifierNode, N.FieldNode, N.ChainNode, N.VariableNode)) and len(cmd.args) > 1:
+        arg = cmd.args[-1]
+        return last_node(arg) if isinstance(arg, N.PipeNode) else arg
+    if isinstance(first, N.ChainNode) and isinstance(first.node, N.PipeNode):
+        return last_node(first.node)
     return first
 
 
@@ -266,7 +275,8 @@ class _Compiler(object):
     def pipeline(self, pipe, elem):
         """``ev(ctx, dot, vars)`` for a pipeline, storing declared/assigned variables."""
         tree = self.tree
-        cmds = [self.command(c, elem) for c in pipe.cmds]
+        cmds = [self.command(c, elem, pipe if i == 0 else last_at(pipe.cmds[i - 1]))
+                for i, c in enumerate(pipe.cmds)]
         first = cmds[0]
         rest = tuple(cmds[1:])
         if not rest:
@@ -302,8 +312,9 @@ class _Compiler(object):
             return v
         return pe_decls
 
-    def command(self, cmd, elem):
-        """``run(ctx, dot, vars, final=MISSING)`` for one command of a pipeline."""
+    def command(self, cmd, elem, prev):
+        """``run(ctx, dot, vars, final=MISSING)`` for one command of a pipeline; ``prev`` is
+        the node Go last recorded before it (cited by a few errors)."""
         tree = self.tree
         first = cmd.args[0]
         args = cmd.args[1:]
@@ -321,8 +332,7 @@ class _Compiler(object):
 
             def run_pipe(ctx, dot, vars, final=MISSING):
                 if has_args or final is not MISSING:
-                    raise err(ctx, tree, last_node(first),
-                              "can't give argument to non-function %s" % first)
+                    raise err(ctx, tree, prev, "can't give argument to non-function %s" % first)
                 return pe(ctx, dot, vars)
             return run_pipe
         if isinstance(first, N.NilNode):
@@ -400,14 +410,19 @@ class _Compiler(object):
                 raise err(ctx, tree, node, "indirection through explicit nil in %s" % node)
             return run_nil
         base = self.operand(node.node, elem)
-        return self.chain(node, base, node.field, args, elem, False, False)
+        inner = node.node
+        at = last_node(inner) if isinstance(inner, N.PipeNode) else inner
+        return self.chain(node, base, node.field, args, elem, False, False, at)
 
-    def chain(self, node, base, names, args, elem, raw, from_dot):
+    def chain(self, node, base, names, args, elem, raw, from_dot, at=None):
         """A field chain ``.a.b`` on the value ``base`` gives, possibly a method call.
 
         ``raw``: the base value has static type interface{} (a range element), so nil is a
         nil interface (error on field access) rather than an invalid value."""
         tree = self.tree
+        call_node = node
+        if at is not None:
+            node = at
         names = tuple(names)
         arg_nodes = tuple(args)
         arg_evs = tuple(self.operand(a, elem) for a in args)
@@ -443,7 +458,7 @@ class _Compiler(object):
                         return None if r is UNSET else r
                 r = field(ctx, tree, node, r, last, static)[0]
                 return None if r is UNSET else r
-            return field_call(ctx, tree, node, r, last, static, arg_nodes, arg_evs, dot, vars, final)
+            return field_call(ctx, tree, call_node, r, last, static, arg_nodes, arg_evs, dot, vars, final)
         return run_chain
 
     # ------------------------------------------------------------ function calls

@@ -410,7 +410,7 @@ def _fmt_arg(v, verb, flags, depth):
         if verb in "tv":
             return _pad("true" if v else "false", flags)
         return _bad_verb(v, verb, flags)
-    if t is int:
+    if t is int or (isinstance(v, int) and t is not bool):
         if verb in "vd":
             return _fmt_integer(v, 10, verb, flags)
         if verb == "b":

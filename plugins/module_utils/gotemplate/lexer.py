@@ -208,12 +208,12 @@ def _lex_action(text, pos, toks, break_ok, continue_ok):
             depth += 1
             pos += 1
         elif c == ")":
-            append((RPAREN, ")", pos))
             depth -= 1
-            pos += 1
             if depth < 0:
-                append((ERROR, "unexpected right paren", pos - 1))
+                append((ERROR, "unexpected right paren", pos))
                 return -1
+            append((RPAREN, ")", pos))
+            pos += 1
         elif ord(c) < 0x80 and c.isprintable():
             append((CHAR, c, pos))
             pos += 1

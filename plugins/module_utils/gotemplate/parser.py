@@ -575,6 +575,8 @@ def _parse_float(text):
             f = float(body)
     except (ValueError, OverflowError):
         return None
+    if f in (float("inf"), float("-inf")):
+        return None
     return -f if s.startswith("-") else f
 
 
