@@ -30,21 +30,33 @@ class RegexpError(Exception):
         Exception.__init__(self, "error parsing regexp: %s: `%s`" % (code, expr))
 
 
-@lru_cache(maxsize=None)
+_CAT_TABLE = {}
+
+
+def _build_categories():
+    """Ranges of every Unicode general category, in one pass.  Planes 4-13 hold no
+    assigned code points and planes 15-16 are private use, so only their edges are
+    examined."""
+    table = {}
+    spans = [(0, 0x3FFFF), (0xE0000, 0xE0FFF)]
+    for lo, hi in spans:
+        prev, start = None, lo
+        for cp in range(lo, hi + 1):
+            c = unicodedata.category(chr(cp))
+            if c != prev:
+                if prev is not None:
+                    table.setdefault(prev, []).append((start, cp - 1))
+                prev, start = c, cp
+        table.setdefault(prev, []).append((start, hi))
+    table.setdefault("Co", []).extend([(0xF0000, 0xFFFFD), (0x100000, 0x10FFFD)])
+    return table
+
+
 def _category_ranges(cat):
-    out = []
-    start = None
-    for cp in range(_MAX_RUNE + 1):
-        c = unicodedata.category(chr(cp))
-        hit = c == cat if len(cat) == 2 else c[0] == cat
-        if hit and start is None:
-            start = cp
-        elif not hit and start is not None:
-            out.append((start, cp - 1))
-            start = None
-    if start is not None:
-        out.append((start, _MAX_RUNE))
-    return tuple(out)
+    if not _CAT_TABLE:
+        _CAT_TABLE.update(_build_categories())
+    return [r for c, rs in _CAT_TABLE.items() if c == cat or (len(cat) == 1 and c[0] == cat)
+            for r in rs]
 
 
 _CATS = {"L", "Lu", "Ll", "Lt", "Lm", "Lo", "M", "Mn", "Mc", "Me", "N", "Nd", "Nl", "No",

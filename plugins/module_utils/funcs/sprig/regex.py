@@ -1,4 +1,6 @@
 """Sprig regex functions (regex.go) with Go RE2 semantics (see _re2.py)."""
+import functools
+
 from ._go import gofunc, GoPanic
 from ._re2 import compile_go, quote_meta, RegexpError
 
@@ -22,15 +24,12 @@ def regexMatch(regex, s):
 
 def _must(fn):
     """The non-must variants use MustCompile: a bad pattern panics."""
+    @functools.wraps(fn)
     def wrapper(regex, *args):
         try:
             return fn(regex, *args)
         except RegexpError as exc:
             raise GoPanic("regexp: Compile(%s): %s" % (_go_quote(regex), exc))
-    wrapper.__name__ = fn.__name__
-    wrapper.go_params = fn.go_params
-    wrapper.go_variadic = None
-    wrapper.go_returns = None
     return wrapper
 
 
