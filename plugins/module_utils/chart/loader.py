@@ -223,12 +223,17 @@ def load_values_file(data, filename="values.yaml"):
 def load_files(files):
     """Helm's ``LoadFiles``: build a Chart from ``(name, bytes)`` pairs relative to the chart."""
     metadata = None
+    empty_annotations = False
     for name, data in files:
         if name == "Chart.yaml":
-            metadata = decode_metadata(_load_yaml(data, "Chart.yaml"), "Chart.yaml", metadata)
+            doc = _load_yaml(data, "Chart.yaml")
+            metadata = decode_metadata(doc, "Chart.yaml", metadata)
             if not metadata.get("apiVersion"):
                 metadata["apiVersion"] = APIVERSION_V1
+            empty_annotations = isinstance(doc, dict) and any(
+                key.lower() == "annotations" and value == {} for key, value in doc.items())
     chart = Chart(metadata or {}, raw=list(files))
+    chart.empty_annotations = empty_annotations
     subcharts = {}
     order = []
     for name, data in files:

@@ -326,7 +326,7 @@ def template_dependency_map(dep):
     }
 
 
-def template_chart_map(meta, is_root):
+def template_chart_map(meta, is_root, empty_annotations=False):
     """Helm 4's ``.Chart``: the metadata struct as a map keyed by Go field names plus ``IsRoot``."""
     out = {}
     for json_name, go_name, kind in METADATA_FIELDS:
@@ -338,7 +338,7 @@ def template_chart_map(meta, is_root):
         elif kind == "bool":
             out[go_name] = bool(value)
         elif kind == "annotations":
-            out[go_name] = dict(value) if value is not None else None
+            out[go_name] = dict(value) if value is not None else ({} if empty_annotations else None)
         elif kind == "maintainers":
             out[go_name] = [{"Name": m.get("name", ""), "Email": m.get("email", ""), "URL": m.get("url", "")}
                             for m in value or []]

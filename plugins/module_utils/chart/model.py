@@ -23,6 +23,8 @@ class Chart(object):
         self.lock = lock
         self.raw = raw or []
         self.parent = None
+        # Chart.yaml said ``annotations: {}``: the JSON form omits it, ``.Chart.Annotations`` is ``{}``.
+        self.empty_annotations = False
         self.dependencies = []
         for dep in dependencies or []:
             self.add_dependency(dep)
@@ -92,12 +94,13 @@ class Chart(object):
 
     def template_chart(self):
         """The template-facing ``.Chart`` map (Helm 4: Go field names plus ``IsRoot``)."""
-        return template_chart_map(self.metadata, self.is_root())
+        return template_chart_map(self.metadata, self.is_root(), self.empty_annotations)
 
     def copy(self):
         """A shallow copy whose metadata and dependency list can be changed independently."""
         out = Chart(dict(self.metadata), list(self.templates), list(self.files), self.values,
                     self.schema, self.lock, list(self.raw))
+        out.empty_annotations = self.empty_annotations
         if "dependencies" in self.metadata:
             out.metadata["dependencies"] = [dict(d) for d in self.metadata["dependencies"]]
         out.parent = self.parent

@@ -168,11 +168,12 @@ def _coalesce_chart_values(warn, chart, values, prefix, merge):
                         warn("warning: skipped value for %s.%s: Not a table." % (sub_prefix, key))
                 else:
                     child_merge = True if key in dep_names else merge
-                    if not child_merge and prefix != "":
+                    if not child_merge:
                         _clean_nils(val)
                     _coalesce_tables(warn, value, val, _concat(sub_prefix, key), child_merge)
         else:
-            if not merge and prefix != "":
+            # Helm 4.2 (helm#31979) drops chart-default nulls when coalescing, root chart included.
+            if not merge:
                 if val is None:
                     continue
                 if _istable(val):

@@ -64,3 +64,65 @@ def _default(value):
     if go_json is not None:
         return go_json()
     raise TypeError(type(value))
+
+
+PROBE = ('{{ $f := list }}{{ range $k, $_ := .Files }}{{ $f = append $f $k }}{{ end }}'
+         '{{ toJson (dict "values" .Values "chart" .Chart "subcharts" (keys .Subcharts | sortAlpha) '
+         '"files" $f "release" .Release) }}')
+PROBE_NAME = "zz-probe.yaml"
+
+
+def probed_copy(src, root):
+    """Copy the chart at ``src`` under ``root`` without its templates, with a probe template in
+    every chart (root and nested) that prints what the chart's templates would see."""
+    import shutil
+    dst = os.path.join(str(root), os.path.basename(os.path.normpath(src)))
+    shutil.copytree(src, dst, symlinks=False)
+    for dirpath, dirnames, filenames in os.walk(dst):
+        if "Chart.yaml" in filenames:
+            tdir = os.path.join(dirpath, "templates")
+            if os.path.isdir(tdir):
+                shutil.rmtree(tdir)
+            os.makedirs(tdir)
+            with open(os.path.join(tdir, PROBE_NAME), "w") as handle:
+                handle.write(PROBE)
+    return dst
+
+
+def add_probes(path):
+    """Add the probe template to every chart under ``path`` (keeping its templates)."""
+    for dirpath, _dirnames, filenames in os.walk(path):
+        if "Chart.yaml" in filenames:
+            tdir = os.path.join(dirpath, "templates")
+            os.makedirs(tdir, exist_ok=True)
+            with open(os.path.join(tdir, PROBE_NAME), "w") as handle:
+                handle.write(PROBE)
+    return path
+
+
+def oracle_scopes(path, values=None):
+    """``{chart full path: probe JSON}`` for every chart the oracle renders."""
+    out = {}
+    suffix = "/templates/" + PROBE_NAME
+    for name, text in render(path, values).items():
+        if name.endswith(suffix):
+            out[name[:-len(suffix)]] = json.loads(text)
+    return out
+
+
+def our_scopes(path, values=None, warnings=None, **options):
+    """The same view computed by our chart package."""
+    from ansible_collections.helmless.core.plugins.module_utils.chart.dependencies import process_dependencies
+    from ansible_collections.helmless.core.plugins.module_utils.chart.values import (
+        ReleaseOptions, chart_scopes, to_render_values)
+    chart = load_chart(path)
+    process_dependencies(chart, values, warnings)
+    top = to_render_values(chart, values, ReleaseOptions("rel", "ns"), warnings=warnings, **options)
+    out = {}
+    for sub, scope in chart_scopes(chart, top):
+        if sub.is_library():
+            continue
+        out[sub.chart_full_path()] = jsonable({
+            "values": scope["Values"], "chart": scope["Chart"], "subcharts": sorted(scope["Subcharts"]),
+            "files": sorted(scope["Files"]), "release": scope["Release"]})
+    return out
