@@ -10,7 +10,7 @@ import re
 import yaml
 
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+_DumperBase = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 class _Core12Loader(_Base):
@@ -61,6 +61,14 @@ _V2_BOOLS = {"y": True, "yes": True, "on": True, "true": True,
              "n": False, "no": False, "off": False, "false": False}
 _GoYamlV2Loader.add_constructor(
     "tag:yaml.org,2002:bool", lambda loader, node: _V2_BOOLS[loader.construct_scalar(node).lower()])
+
+
+class _Dumper(_DumperBase):
+    """Quotes every string a YAML 1.1 reader would take for a bool, ``y``/``n`` included,
+    as yaml.v3's encoder (kyaml, Helm 4) does."""
+
+
+_Dumper.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:y|Y|n|N)$"), list("yYnN"))
 
 
 def load_all_v2(text):
