@@ -79,9 +79,10 @@ def _tokens(expr):
         m = _TOKEN.match(expr, pos)
         if not m or m.end() == pos:
             raise SyntaxError("cannot tokenize %r at %d" % (expr, pos))
+        spaced = m.start(m.lastgroup) > pos
         pos = m.end()
         kind = m.lastgroup
-        toks.append((kind, m.group(kind)))
+        toks.append((kind, m.group(kind), spaced))
     return toks
 
 
@@ -103,7 +104,10 @@ class _Parser(object):
         self.toks, self.i, self.values = toks, 0, values
 
     def peek(self):
-        return self.toks[self.i] if self.i < len(self.toks) else (None, None)
+        return self.toks[self.i][:2] if self.i < len(self.toks) else (None, None)
+
+    def adjacent(self):
+        return self.i < len(self.toks) and not self.toks[self.i][2]
 
     def pipeline(self):
         val = self.command(None)
@@ -131,7 +135,7 @@ class _Parser(object):
         if kind == "punct" and text == "(":
             v = self.pipeline()
             self.i += 1
-            if self.peek()[0] == "field":
+            if self.peek()[0] == "field" and self.adjacent():
                 for part in self.peek()[1].split(".")[1:]:
                     v = _select(v, part)
                 self.i += 1
@@ -145,7 +149,7 @@ class _Parser(object):
         if kind == "num":
             return _number(text)
         if kind == "field":
-            v = {"Values": self.values}
+            v = {"Values": _Values(self.values)}
             for part in text.split(".")[1:]:
                 v = v.get(part) if isinstance(v, dict) else None
             return v
@@ -162,6 +166,12 @@ def _select(v, name):
         return v.get(name)
     meth = v.go_method(name)
     return meth() if meth is not None else v.go_field(name)
+
+
+class _Values(dict):
+    """.Values as Helm 4 passes it: a named map type."""
+
+    GO_TYPE = "common.Values"
 
 
 class CallError(Exception):
