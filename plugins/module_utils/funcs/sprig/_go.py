@@ -243,6 +243,8 @@ def parse_float(s):
     s = s.replace("_", "")
     t = s.lower()
     if body.startswith("0x"):
+        if "p" not in body:
+            raise ValueError(s)
         try:
             v = float.fromhex(s.replace("_", ""))
         except (ValueError, OverflowError):
