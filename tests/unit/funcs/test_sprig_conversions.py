@@ -17,6 +17,14 @@ CASES = ([f'int "{s}"' for s in INPUTS] + [f'int64 "{s}"' for s in INPUTS]
             'toDecimal true', 'toDecimal nil', 'toDecimal 1.5', 'toDecimal -8', 'int (list 1)', 'float64 (dict)'])
 
 
+JSON_INPUTS = ['{"a":1,}', '{"a" 1}', '{"a":1 "b":2}', '[1,]', '[1 2]', '{1:2}', 'tru', 'nul', 'falsy',
+               '"\\x"', '"\\u12G4"', '"a\tb"', '-', '-a', '1.', '1.e5', '1e', '01', '1 2', '{}x', 'é',
+               '"\\ud800"', '"\\ud83d\\ude00"', '"\\ud800\\u0041"', '1e400', '[1e400, 2]',
+               '{"a":{"b":[true,false,null,-0.5e-3]}}', '  [ ]  ', '"\\/\\b\\f"', '{"a":1,"a":2}',
+               '[', '{"a":', '"abc', '', ' ', '\'x\'', '{"a":1}}', 'NaN', '[.5]', '{"\\u00e9":1}']
+CASES += [f"mustFromJson `{j}`" for j in JSON_INPUTS]
+
+
 @pytest.fixture(scope="module")
 def expected(tmp_path_factory):
     return oracle_render(tmp_path_factory.mktemp("conv"), CASES)

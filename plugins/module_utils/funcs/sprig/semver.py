@@ -144,7 +144,7 @@ class Version(GoStruct):
             (o.major, o.minor, o.patch, o.pre, o.meta, o.original)
 
     def go_json(self):
-        from .defaults import json_string
+        from .gojson import json_string
         return json_string(self.String())
 
 
