@@ -141,7 +141,8 @@ def playbook(path, module, release, namespace, chart, rev, kubeconfig, helm3):
 
 def run_playbook(path, env):
     start = time.perf_counter()
-    proc = subprocess.run(["ansible-playbook", "-i", "localhost,", path], env=env, capture_output=True, text=True)
+    proc = subprocess.run(["ansible-playbook", "-i", "localhost,", "-e",
+                           "ansible_python_interpreter=" + sys.executable, path], env=env, capture_output=True, text=True)
     took = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit("playbook failed:\n%s%s" % (proc.stdout[-3000:], proc.stderr[-2000:]))

@@ -2,6 +2,7 @@
 import json
 import os
 import subprocess
+import sys
 
 import yaml
 
@@ -37,7 +38,8 @@ def test_a_playbook_installs_reruns_idempotently_previews_and_upgrades(tmp_path,
     (tmp_path / "play.yml").write_text(yaml.safe_dump(play))
     env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=os.path.join(ROOT, ".build", "collections"),
                ANSIBLE_LOCALHOST_WARNING="false")
-    proc = subprocess.run(["ansible-playbook", "-i", "localhost,", str(tmp_path / "play.yml")], env=env,
+    proc = subprocess.run(["ansible-playbook", "-i", "localhost,", "-e", "ansible_python_interpreter=" + sys.executable,
+                           str(tmp_path / "play.yml")], env=env,
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     out = json.loads((tmp_path / "out.json").read_text())

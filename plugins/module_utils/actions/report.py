@@ -99,7 +99,8 @@ class Outcome:
         for change in self.crds + self.changes:
             if not change.changes:
                 continue
-            label = change.resource.label()
+            res = change.resource
+            label = "/".join(x for x in (res.kind, change.namespace, res.name) if x)
             before = clean(change.before) if change.before is not None else {}
             after = clean(change.after) if change.action != "delete" and change.after is not None else {}
             out.append({"before_header": label, "after_header": label,
