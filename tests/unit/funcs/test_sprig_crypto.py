@@ -6,7 +6,7 @@ import datetime
 import bcrypt as bcrypt_lib
 import pytest
 from cryptography import x509
-from cryptography.hazmat.primitives.asymmetric import ec, padding, ed25519, dsa, rsa
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, dsa, rsa
 
 from sprig_oracle import oracle_render, evaluate
 from ansible_collections.helmless.core.plugins.module_utils.funcs.sprig import SPRIG_FUNCS as F

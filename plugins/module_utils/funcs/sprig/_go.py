@@ -59,10 +59,6 @@ def from_bytes(b):
     return b.decode("utf-8", "surrogateescape")
 
 
-def byte_len(s):
-    return len(to_bytes(s))
-
-
 # ------------------------------------------------------------------ unicode
 
 _SPACE = frozenset("\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
@@ -275,10 +271,6 @@ def _trim_zero_decimal(s):
     return s
 
 
-class CastError(Exception):
-    pass
-
-
 def to_int64(v):
     """cast.ToInt64 (errors give 0)."""
     if v is None or v is False:
@@ -384,13 +376,6 @@ def as_list(v):
     if isinstance(v, bytes):
         return list(v)
     return None
-
-
-def reflect_kind_name(v):
-    """reflect.TypeOf(v).Kind() as %s prints it; nil panics like Go does."""
-    if v is None:
-        raise GoPanic("runtime error: invalid memory address or nil pointer dereference")
-    return kind(v)
 
 
 class GoPanic(Exception):

@@ -1,9 +1,10 @@
 """Sprig date functions (date.go) over Go time semantics (gotime.py)."""
 from ._go import gofunc
 from .gotime import (
-    Time, LOCAL, UTC, load_location, parse_time, ParseError, zero_time, parse_duration,
-    duration_string, round_duration,
+    Time, LOCAL, UTC, load_location, zero_time, parse_duration, duration_string,
+    round_duration,
 )
+from .gotime_parse import parse_time, ParseError
 
 
 def _as_time(d):
