@@ -38,8 +38,7 @@ def _fix_value(value, cands, referrer, kind):
     if isinstance(value, list):
         return [_fix_value(v, cands, referrer, kind) for v in value]
     if isinstance(value, dict) and isinstance(value.get("name"), str):
-        if "kind" in value and value["kind"] != kind:
-            return value
+        # kustomize matches subjects by name and namespace only, whatever their kind.
         hit = _select(cands, value["name"], referrer, subject_ns=value.get("namespace") or "")
         if hit:
             value = dict(value, name=hit.name)
