@@ -1,18 +1,22 @@
 """``values.schema.json`` validation of a chart and its subcharts, with Helm 4's messages.
 
 Helm 4 validates with santhosh-tekuri/jsonschema v6 (draft from ``$schema``, 2020-12 by
-default).  We validate with the ``jsonschema`` package and rebuild v6's error tree and
-wording::
+default; ``format`` is only asserted up to draft-07).  We validate with the
+``jsonschema`` package and rebuild v6's error tree from its errors: every (sub)schema
+evaluation yields its single error, or a ``validation failed`` group when several of
+its keywords fail; ``type``/``const``/``enum``/``format`` failures stop the evaluation of
+that schema; ``allOf``/``anyOf``/``oneOf``/``contains``/``propertyNames`` nest their
+causes; a top-level group is flattened::
 
     values don't meet the specifications of the schema(s) in the following chart(s):
     mychart:
     - at '/replicas': got string, want integer
     - at '/service': validation failed
       - at '/service': missing property 'port'
+      - at '/service/type': value must be one of 'ClusterIP', 'NodePort'
 
-A schema node with one failing cause is shown as that cause; with several, as
-``validation failed`` followed by the causes.  v6 lists properties in Go map order
-(random); we list them sorted.
+v6 visits object properties in Go map order (random between runs); we visit them
+sorted.  Messages of ``format`` failures lack v6's detail text.
 """
 
 import json
@@ -21,29 +25,11 @@ import re
 import jsonschema
 from jsonschema import validators
 
-from ..gotemplate.fmt import format_value
+from ..gotemplate.fmt import format_value, go_quote
+from ..gotemplate.values import go_type_name
 from .errors import ValuesError
 
 HEADER = "values don't meet the specifications of the schema(s) in the following chart(s):\n"
-
-# Keywords whose next path segment names a subschema.
-_NAMED = ("properties", "patternProperties", "dependentSchemas", "$defs", "definitions", "dependencies")
-_INDEXED = ("allOf", "anyOf", "oneOf", "prefixItems")
-_SINGLE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
-           "$ref", "$dynamicRef", "$recursiveRef", "additionalItems", "unevaluatedProperties",
-           "unevaluatedItems")
-# Applicators evaluated per member of the instance (the child sits one level deeper).
-_PER_MEMBER = ("properties", "patternProperties", "additionalProperties", "items", "prefixItems",
-               "additionalItems", "contains", "unevaluatedProperties", "unevaluatedItems")
-_GROUPS = {"allOf": "allOf failed", "anyOf": "anyOf failed"}
-_ORDER = ("$ref", "$dynamicRef", "$recursiveRef", "type", "const", "enum", "format",
-          "maxProperties", "minProperties", "required", "dependentRequired", "dependencies", "properties",
-          "patternProperties", "additionalProperties", "propertyNames", "dependentSchemas",
-          "maxItems", "minItems", "uniqueItems", "prefixItems", "items", "additionalItems", "contains",
-          "minContains", "maxContains", "maxLength", "minLength", "pattern", "contentEncoding",
-          "contentMediaType", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "multipleOf",
-          "not", "allOf", "anyOf", "oneOf", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems")
-
 
 def validate_values(chart, values):
     """Validate coalesced ``values`` against the schemas of ``chart`` and its subcharts.
@@ -68,21 +54,17 @@ def schema_report(chart, values):
             continue
         if not isinstance(raw, dict):
             out.append("%s:\ninvalid type for values: expected object (map), got %s\n"
-                       % (dep.name, _go_type(raw)))
+                       % (dep.name, go_type_name(raw)))
             continue
         out.append(schema_report(dep, raw))
     return "".join(out)
 
 
-def _go_type(value):
-    from ..gotemplate.values import go_type_name
-    return go_type_name(value)
-
-
 def validate_single(values, schema_bytes):
-    """Errors of one schema as v6 prints them (each line ends with a newline), "" when valid."""
+    """Errors of one schema as Helm prints them (one line each, newline-terminated); "" when valid."""
     try:
-        schema = json.loads(schema_bytes.decode("utf-8") if isinstance(schema_bytes, bytes) else schema_bytes)
+        text = schema_bytes.decode("utf-8") if isinstance(schema_bytes, bytes) else schema_bytes
+        schema = json.loads(text)
     except ValueError as exc:
         return "%s\n" % exc
     try:
@@ -90,14 +72,28 @@ def validate_single(values, schema_bytes):
         cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
         return "jsonschema: invalid schema: %s\n" % exc.message
-    validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
-    errors = list(validator.iter_errors(_plain(values)))
+    draft = _draft(cls)
+    validator = cls(schema, format_checker=cls.FORMAT_CHECKER if draft <= 7 else None)
+    instance = _plain(values)
+    errors = list(validator.iter_errors(instance))
     if not errors:
         return ""
-    root = _Node(())
+    ctx = _Context(validator, draft)
+    root = _Node((), schema, instance)
     for error in errors:
-        _insert(root, error, list(error.absolute_schema_path), list(error.absolute_path), ())
-    return "".join(_render_causes(root, 0)) + "\n"
+        root.add(ctx, error, list(error.absolute_schema_path), list(error.absolute_path))
+    result = root.result(ctx)
+    causes = result.causes if result.kind == "group" else [result]
+    lines = []
+    for cause in causes:
+        cause.display(lines, 0)
+    return "\n".join(lines) + "\n"
+
+
+def _draft(cls):
+    digits = re.findall(r"\d+", cls.__name__)
+    year = int(digits[0]) if digits else 2020
+    return 2020 if year == 202012 else 2019 if year == 201909 else year
 
 
 def _plain(value):
@@ -108,138 +104,245 @@ def _plain(value):
     return value
 
 
-class _Node(object):
-    """A subschema evaluated at one instance location."""
+class _Context(object):
+    def __init__(self, validator, draft):
+        self.validator = validator
+        self.draft = draft
 
-    def __init__(self, loc):
-        self.loc = loc
-        self.children = {}
-        self.leaves = []
+    def resolve(self, ref):
+        try:
+            return self.validator._resolver.lookup(ref).contents
+        except Exception:
+            return {}
+
+    def errors(self, schema, instance):
+        return list(self.validator.evolve(schema=schema).iter_errors(instance))
+
+    def valid(self, schema, instance):
+        return self.validator.evolve(schema=schema).is_valid(instance)
 
 
-class _Group(object):
-    def __init__(self, loc, message):
+class _Err(object):
+    """One v6 ``ValidationError``: kind is leaf, group (``validation failed``), ref or keyword."""
+
+    def __init__(self, loc, message, causes=(), kind="leaf"):
         self.loc = loc
         self.message = message
+        self.causes = list(causes)
+        self.kind = kind
+
+    def display(self, lines, depth):
+        if self.kind == "ref" and len(self.causes) == 1:
+            self.causes[0].display(lines, depth)
+            return
+        lines.append("%s- at %s: %s" % ("  " * depth, _squote(_pointer(self.loc)), self.message))
+        for cause in self.causes:
+            cause.display(lines, depth + 1)
+
+
+_EARLY = ("type", "const", "enum", "format")
+_RANK = {name: i for i, name in enumerate((
+    "$ref", "minProperties", "maxProperties", "required", "dependencies", "properties",
+    "additionalProperties", "propertyNames", "dependentSchemas", "dependentRequired",
+    "minItems", "maxItems", "uniqueItems", "items", "additionalItems", "contains", "maxContains",
+    "minLength", "maxLength", "pattern", "contentEncoding", "contentMediaType", "contentSchema",
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+    "not", "allOf", "anyOf", "oneOf", "then", "$dynamicRef", "unevaluatedProperties", "unevaluatedItems"))}
+_PER_PROPERTY = {"properties": 0, "patternProperties": 1, "additionalProperties": 2}
+
+
+class _Node(object):
+    """A (sub)schema evaluated at one instance location."""
+
+    def __init__(self, loc, schema, instance):
+        self.loc = loc
+        self.schema = schema
+        self.instance = instance
+        self.leaves = []
         self.children = {}
 
+    def child(self, key, loc, schema, instance, cls=None):
+        node = self.children.get(key)
+        if node is None:
+            node = self.children[key] = (cls or _Node)(loc, schema, instance)
+        return node
 
-def _insert(node, error, spath, ipath, loc):
-    """File ``error`` under the node its schema path leads to."""
-    while len(spath) > 1:
-        keyword = spath[0]
-        if keyword in _NAMED or keyword in _INDEXED or keyword == "items" and isinstance(spath[1], int):
-            step, spath = (keyword, spath[1]), spath[2:]
-        elif keyword in _SINGLE:
-            step, spath = (keyword, None), spath[1:]
-        else:
-            break
-        child_loc = loc
-        if keyword in _PER_MEMBER and len(ipath) > len(loc):
-            child_loc = loc + (ipath[len(loc)],)
-        if keyword in _GROUPS:
-            group = node.children.get((keyword, None, loc))
-            if group is None:
-                group = node.children[(keyword, None, loc)] = _Group(loc, _GROUPS[keyword])
-            key = (keyword, step[1], child_loc)
-            if key not in group.children:
-                group.children[key] = _Node(child_loc)
-            node = group.children[key]
-        else:
-            key = (keyword, step[1], child_loc)
-            if key not in node.children:
-                node.children[key] = _Node(child_loc)
-            node = node.children[key]
-        loc = child_loc
-    keyword = spath[0] if spath else None
-    if keyword in ("anyOf", "oneOf") and error.validator in ("anyOf", "oneOf"):
-        group = _Group(loc, _group_message(error))
-        node.children[(keyword, None, loc)] = group
+    def _member(self, ipath):
+        token = ipath[len(self.loc)] if len(ipath) > len(self.loc) else None
+        try:
+            return token, self.instance[token]
+        except (KeyError, IndexError, TypeError):
+            return token, None
+
+    def add(self, ctx, error, spath, ipath):
+        cur = self.schema if isinstance(self.schema, dict) else {}
+        if not spath or error.validator is None and len(spath) == 1:
+            return self._false(error, spath)
+        seg = spath[0]
+        if "$ref" in cur and seg not in cur:
+            target = ctx.resolve(cur["$ref"])
+            return self.child(("$ref", None), self.loc, target, self.instance).add(ctx, error, spath, ipath)
+        rest = spath[1:]
+        if seg in ("properties", "patternProperties", "dependentSchemas") and rest:
+            token, value = (rest[0], self._get(rest[0])) if seg != "patternProperties" else self._member(ipath)
+            loc = self.loc if seg == "dependentSchemas" else self.loc + (token,)
+            sub = (cur.get(seg) or {}).get(rest[0], {})
+            return self.child((seg, rest[0], loc), loc, sub, value if seg != "dependentSchemas" else self.instance
+                              ).add(ctx, error, rest[1:], ipath)
+        if seg == "dependencies" and rest and isinstance((cur.get(seg) or {}).get(rest[0]), dict):
+            return self.child((seg, rest[0], self.loc), self.loc, cur[seg][rest[0]], self.instance).add(
+                ctx, error, rest[1:], ipath)
+        if seg in ("items", "prefixItems") and rest and isinstance(cur.get(seg), list):
+            index = rest[0]
+            loc = self.loc + (index,)
+            return self.child(("items", index, loc), loc, cur[seg][index], self._get(index)).add(
+                ctx, error, rest[1:], ipath)
+        if seg in ("items", "additionalProperties", "additionalItems", "unevaluatedProperties",
+                   "unevaluatedItems") and rest:
+            token, value = self._member(ipath)
+            loc = self.loc + (token,)
+            rank = "properties" if seg == "additionalProperties" else seg
+            return self.child((rank, token, loc, seg), loc, cur.get(seg), value).add(ctx, error, rest, ipath)
+        if seg in ("then", "else") and rest:
+            return self.child(("then", seg, self.loc), self.loc, cur.get(seg), self.instance).add(
+                ctx, error, rest, ipath)
+        if seg == "allOf" and rest:
+            group = self.child(("allOf", None, self.loc), self.loc, cur.get(seg), self.instance, _Group)
+            return group.child(rest[0], self.loc, cur[seg][rest[0]], self.instance).add(ctx, error, rest[1:], ipath)
+        if seg == "propertyNames" and rest:
+            name = error.instance
+            group = self.child(("propertyNames", name, self.loc), self.loc, None, None, _Group)
+            group.message = "invalid propertyName %s" % _squote(name)
+            return group.child(0, (), cur.get(seg), name).add(ctx, error, rest, [])
+        if seg in ("anyOf", "oneOf") and not rest:
+            return self._alternatives(ctx, error, seg, cur)
+        if seg == "contains" or error.validator in ("minContains", "maxContains"):
+            return self._contains(ctx, cur)
+        self.leaves.append((seg, error))
+
+    def _get(self, token):
+        try:
+            return self.instance[token]
+        except (KeyError, IndexError, TypeError):
+            return None
+
+    def _false(self, error, spath):
+        """A false subschema: jsonschema drops the last path step, so find the members it applies to."""
+        cur = self.schema if isinstance(self.schema, dict) else {}
+        if spath and spath[0] == "properties" and isinstance(self.instance, dict):
+            for name, sub in (cur.get("properties") or {}).items():
+                if sub is False and name in self.instance:
+                    loc = self.loc + (name,)
+                    self.child(("properties", name, loc), loc, False, self.instance[name]).leaves = [("false", None)]
+            return None
+        self.leaves.append(("false", error))
+        return None
+
+    def _alternatives(self, ctx, error, keyword, cur):
+        subs = cur.get(keyword) or []
+        if keyword == "oneOf" and not error.context:
+            matched = [i for i, sub in enumerate(subs) if ctx.valid(sub, self.instance)][:2]
+            self.leaves.append(("oneOf", "'oneOf' failed, subschemas %s matched" % ", ".join(map(str, matched))))
+            return None
+        group = self.child((keyword, None, self.loc), self.loc, None, None, _Group)
+        group.message = "'anyOf' failed" if keyword == "anyOf" else "'oneOf' failed, none matched"
         for sub in error.context or ():
             rel = list(sub.relative_schema_path)
-            index = rel[0]
-            key = (keyword, index, loc)
-            if key not in group.children:
-                group.children[key] = _Node(loc)
-            _insert(group.children[key], sub, rel[1:], list(sub.absolute_path), loc)
-        return
-    node.leaves.append((keyword, error))
+            group.child(rel[0], self.loc, subs[rel[0]], self.instance).add(
+                ctx, sub, rel[1:], list(sub.absolute_path))
+        return None
+
+    def _contains(self, ctx, cur):
+        if ("contains", None, self.loc) in self.children or not isinstance(self.instance, list):
+            return None
+        sub = cur.get("contains", {})
+        matched, failed = [], []
+        for index, item in enumerate(self.instance):
+            errors = ctx.errors(sub, item)
+            if not errors:
+                matched.append(index)
+                continue
+            node = _Node(self.loc + (index,), sub, item)
+            for err in errors:
+                node.add(ctx, err, list(err.relative_schema_path), list(self.loc + (index,)) + list(err.absolute_path))
+            failed.append(node)
+        at = " ".join(map(str, matched))
+        if "minContains" in cur and len(matched) < cur["minContains"]:
+            message = "min %d items required to match contains schema, but matched %d items at %s" % (
+                cur["minContains"], len(matched), at)
+        elif "maxContains" in cur and len(matched) > cur["maxContains"]:
+            message, failed = "max %d items required to match contains schema, but matched %d items at %s" % (
+                cur["maxContains"], len(matched), at), []
+        else:
+            message = "no items match contains schema"
+        group = self.child(("contains", None, self.loc), self.loc, None, None, _Group)
+        group.message = message
+        for i, node in enumerate(failed):
+            group.children[i] = node
+        return None
+
+    def result(self, ctx):
+        early = [(keyword, err) for keyword, err in self.leaves if keyword in _EARLY]
+        if early:
+            keyword, err = sorted(early, key=lambda item: _EARLY.index(item[0]))[0]
+            return _Err(self.loc, _message(keyword, err, self))
+        items = []
+        seen = set()
+        for keyword, err in self.leaves:
+            if keyword in seen and keyword in ("required", "dependentRequired", "dependencies"):
+                continue
+            seen.add(keyword)
+            if keyword in ("dependentRequired", "dependencies"):
+                for prop, missing in _dependents(err):
+                    message = "properties %s required, if %s exists" % (
+                        ", ".join(_squote(n) for n in missing), _squote(prop))
+                    items.append(((_RANK[keyword], prop), _Err(self.loc, message)))
+                continue
+            # a false items/unevaluated* leaf covers members after the evaluated children
+            tail = "\uffff" if keyword in ("items", "unevaluatedProperties", "unevaluatedItems") else ""
+            items.append(((_RANK.get(keyword, len(_RANK)), tail), _leaf(keyword, err, self)))
+        for key, node in self.children.items():
+            keyword = key[0]
+            if keyword == "$ref":
+                res = node.result(ctx)
+                causes = res.causes if res.kind == "group" else [res]
+                err = _Err(self.loc, "validation failed", causes, "ref")
+                if ctx.draft < 2019:
+                    return err
+                items.append(((_RANK["$ref"], ""), err))
+                continue
+            sub = ""
+            if keyword in ("properties", "items", "unevaluatedProperties", "unevaluatedItems"):
+                extra = _PER_PROPERTY.get(key[3] if len(key) > 3 else keyword, 0)
+                sub = "%s\x00%d\x00%s" % (_sort_token(key[2][-1] if key[2] else ""), extra, _sort_token(key[1]))
+            elif keyword in ("patternProperties",):
+                keyword, sub = "properties", "%s\x00%d\x00%s" % (_sort_token(key[2][-1]), 1, key[1])
+            else:
+                sub = _sort_token(key[1])
+            items.append(((_RANK.get(keyword, len(_RANK)), sub), node.result(ctx)))
+        items.sort(key=lambda item: item[0])
+        errs = [err for _key, err in items if err is not None]
+        if len(errs) == 1:
+            return errs[0]
+        return _Err(self.loc, "validation failed", errs, "group")
 
 
-def _group_message(error):
-    if error.validator == "anyOf":
-        return "anyOf failed"
-    matched = [i for i, sub in enumerate(error.validator_value)
-               if not any(e.relative_schema_path and e.relative_schema_path[0] == i for e in error.context)]
-    if len(matched) > 1:
-        return "oneOf failed, subschemas %s matched" % ", ".join(str(i) for i in matched)
-    return "oneOf failed, none matched"
+class _Group(_Node):
+    """A keyword whose failing subschemas become its causes (allOf, anyOf, oneOf, contains, propertyNames)."""
 
+    message = "'allOf' failed"
 
-def _rank(keyword):
-    try:
-        return _ORDER.index(keyword)
-    except ValueError:
-        return len(_ORDER)
-
-
-def _causes(node):
-    """``(sort key, kind, item)`` of a node's causes in v6's keyword order."""
-    out = []
-    required = []
-    for keyword, error in node.leaves:
-        if keyword == "required":
-            required.append(error)
-            continue
-        out.append(((_rank(keyword), ""), "leaf", (node.loc, _message(keyword, error))))
-    if required:
-        names = [_squote(name) for name in _required_missing(required[0])]
-        text = ("missing property %s" if len(names) == 1 else "missing properties %s") % ", ".join(names)
-        out.append(((_rank("required"), ""), "leaf", (node.loc, text)))
-    for (keyword, sub, _loc), child in node.children.items():
-        out.append(((_rank(keyword), _sort_token(sub)), "node", child))
-    out.sort(key=lambda item: item[0])
-    return out
-
-
-def _required_missing(error):
-    instance = error.instance if isinstance(error.instance, dict) else {}
-    return [name for name in error.validator_value if name not in instance]
+    def result(self, ctx):
+        causes = [self.children[key].result(ctx) for key in sorted(self.children, key=_sort_token)]
+        if self.message.startswith("invalid propertyName") and causes and causes[0].kind == "group":
+            causes = causes[0].causes
+        return _Err(self.loc, self.message, causes, "keyword")
 
 
 def _sort_token(value):
-    if value is None:
-        return ""
     if isinstance(value, int):
         return "%020d" % value
-    return str(value)
-
-
-def _render_causes(node, depth):
-    lines = []
-    for _key, kind, item in _causes(node):
-        lines.extend(_render(kind, item, depth))
-    return lines
-
-
-def _render(kind, item, depth):
-    pad = "  " * depth
-    if kind == "leaf":
-        loc, text = item
-        return ["%s- at %s: %s\n" % (pad, _squote(_pointer(loc)), text)]
-    if isinstance(item, _Group):
-        lines = ["%s- at %s: %s\n" % (pad, _squote(_pointer(item.loc)), item.message)]
-        for key in sorted(item.children, key=lambda k: _sort_token(k[1])):
-            lines.extend(_render("node", item.children[key], depth + 1))
-        return lines
-    causes = _causes(item)
-    if len(causes) == 1:
-        _key, sub_kind, sub_item = causes[0]
-        return _render(sub_kind, sub_item, depth)
-    lines = ["%s- at %s: validation failed\n" % (pad, _squote(_pointer(item.loc)))]
-    for _key, sub_kind, sub_item in causes:
-        lines.extend(_render(sub_kind, sub_item, depth + 1))
-    return lines
+    return "" if value is None else str(value)
 
 
 def _pointer(loc):
@@ -248,9 +351,11 @@ def _pointer(loc):
 
 def _squote(text):
     """v6's ``quote``: Go's %q with single quotes."""
-    from ..gotemplate.fmt import go_quote
     quoted = go_quote(str(text))[1:-1].replace('\\"', '"').replace("'", "\\'")
     return "'" + quoted + "'"
+
+
+_TYPE_ORDER = ("null", "boolean", "number", "integer", "string", "array", "object")
 
 
 def _json_type(value):
@@ -272,8 +377,6 @@ def _json_type(value):
 def _display(value):
     if isinstance(value, str):
         return _squote(value)
-    if isinstance(value, (dict, list)):
-        return json.dumps(value, separators=(",", ":"), sort_keys=True)
     return _num(value)
 
 
@@ -285,65 +388,85 @@ def _num(value):
     return format_value(value)
 
 
-def _message(keyword, error):
+def _leaf(keyword, error, node):
+    if keyword == "false":
+        return _Err(node.loc, "false schema")
+    if keyword == "oneOf" and isinstance(error, str):
+        return _Err(node.loc, error)
+    if keyword == "unevaluatedProperties" and error.validator_value is False:
+        names = re.findall(r"'((?:[^'\\]|\\.)*)'", error.message.split("(", 1)[-1])
+        causes = [_Err(node.loc + (name,), "false schema") for name in names]
+        return causes[0] if len(causes) == 1 else _Err(node.loc, "validation failed", causes, "group")
+    if keyword == "items" and error.validator_value is False and isinstance(node.instance, list):
+        start = len((node.schema or {}).get("prefixItems") or [])
+        causes = [_Err(node.loc + (i,), "false schema") for i in range(start, len(node.instance))]
+        return causes[0] if len(causes) == 1 else _Err(node.loc, "validation failed", causes, "group")
+    return _Err(node.loc, _message(keyword, error, node))
+
+
+def _message(keyword, error, node):
     value, inst = error.validator_value, error.instance
     if keyword == "type":
         want = value if isinstance(value, list) else [value]
+        want = sorted(want, key=lambda t: _TYPE_ORDER.index(t) if t in _TYPE_ORDER else 99)
         return "got %s, want %s" % (_json_type(inst), " or ".join(want))
     if keyword == "enum":
+        if any(isinstance(v, (dict, list)) for v in value):
+            return "'enum' failed"
         if len(value) == 1:
             return "value must be %s" % _display(value[0])
         return "value must be one of %s" % ", ".join(_display(v) for v in value)
     if keyword == "const":
+        if isinstance(value, (dict, list)):
+            return "'const' failed"
         return "value must be %s" % _display(value)
+    if keyword == "format":
+        return "%s is not valid %s" % (_display(inst), value)
+    if keyword == "required":
+        names = [_squote(name) for name in value if isinstance(inst, dict) and name not in inst]
+        return ("missing property %s" if len(names) == 1 else "missing properties %s") % ", ".join(names)
     if keyword == "additionalProperties" and value is False:
         return "additional properties %s not allowed" % ", ".join(_squote(k) for k in _extras(error))
-    if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        op = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}[keyword]
-        return "must be %s %s but found %s" % (op, _num(value), _num(inst))
-    if keyword == "multipleOf":
-        return "%s not multipleOf %s" % (_num(inst), _num(value))
-    if keyword in ("minLength", "maxLength"):
-        return "%s: got %d, want %d" % (keyword, len(inst), value)
-    if keyword in ("minItems", "maxItems", "minProperties", "maxProperties"):
+    if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"):
+        return "%s: got %s, want %s" % (keyword, _num(inst), _num(value))
+    if keyword in ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"):
         return "%s: got %d, want %d" % (keyword, len(inst), value)
     if keyword == "pattern":
         return "%s does not match pattern %s" % (_squote(inst), _squote(value))
-    if keyword == "format":
-        return "%s is not valid %s" % (_display(inst), _squote(value))
     if keyword == "uniqueItems":
         i, j = _duplicate(inst)
         return "items at %d and %d are equal" % (i, j)
+    if keyword == "additionalItems" and value is False:
+        start = len((error.schema or {}).get("items") or [])
+        return "last %d additionalItem(s) not allowed" % (len(inst) - start)
     if keyword == "not":
-        return "not failed"
-    if keyword == "contains":
-        return "no items match contains schema"
-    if keyword == "dependentRequired":
-        return error.message
-    if error.validator is None or value is False:
-        return "false schema"
+        return "'not' failed"
     return error.message
+
+
+def _dependents(error):
+    """``(property, missing names)`` for each present property whose dependencies are missing."""
+    inst = error.instance if isinstance(error.instance, dict) else {}
+    out = []
+    for prop, wanted in (error.validator_value or {}).items():
+        if prop in inst and isinstance(wanted, list):
+            missing = [name for name in wanted if name not in inst]
+            if missing:
+                out.append((prop, missing))
+    return out
 
 
 def _extras(error):
     schema = error.schema if isinstance(error.schema, dict) else {}
     props = schema.get("properties") or {}
     patterns = schema.get("patternProperties") or {}
-    out = []
-    for key in error.instance:
-        if key in props or any(re.search(p, key) for p in patterns):
-            continue
-        out.append(key)
-    return out
+    return [key for key in error.instance
+            if key not in props and not any(re.search(p, key) for p in patterns)]
 
 
 def _duplicate(items):
     for j in range(len(items)):
         for i in range(j):
-            if _equal(items[i], items[j]):
+            if json.dumps(items[i], sort_keys=True) == json.dumps(items[j], sort_keys=True):
                 return i, j
     return 0, 0
-
-
-def _equal(a, b):
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
