@@ -34,28 +34,34 @@ def _render(root):
         return chart.render({}, name="rel", namespace="ns")
 
 
-def oracle_render(tmpdir, cases, values=None):
-    """{case: output text or 'ERROR <fn>: <msg>'} for each ``{{ case }}``."""
-    files = {"t%04d.txt" % i: "{{ %s }}" % c for i, c in enumerate(cases)}
-    root = os.path.join(str(tmpdir), "batch")
-    _write_chart(root, files, values)
+_FILE = re.compile(r"c/templates/(t\d{4})\.txt")
+
+
+def oracle_render(tmpdir, cases, values=None, chunk=40):
+    """{case: output text or 'ERROR <fn>: <msg>'} for each ``{{ case }}``.
+
+    Cases render in chunks of one chart each; Helm stops at the first failing template,
+    whose name is in the error, so that case gets the error and the rest re-render."""
     out = {}
-    try:
-        rendered = _render(root)
-    except Exception:
-        rendered = None
-    if rendered is not None:
-        for i, c in enumerate(cases):
-            out[c] = rendered.get("c/templates/t%04d.txt" % i, "")
-        return out
-    for i, c in enumerate(cases):
-        root = os.path.join(str(tmpdir), "one%04d" % i)
-        _write_chart(root, {"t.txt": "{{ %s }}" % c}, values)
-        try:
-            out[c] = _render(root).get("c/templates/t.txt", "")
-        except Exception as exc:
-            m = _ERR.search(str(exc))
-            out[c] = "ERROR " + (m.group(1) if m else str(exc))
+    for n in range(0, len(cases), chunk):
+        pending = {"t%04d" % i: c for i, c in enumerate(cases[n:n + chunk])}
+        attempt = 0
+        while pending:
+            attempt += 1
+            root = os.path.join(str(tmpdir), "c%04d_%d" % (n, attempt))
+            _write_chart(root, {k + ".txt": "{{ %s }}" % c for k, c in pending.items()}, values)
+            try:
+                rendered = _render(root)
+            except Exception as exc:
+                m = _FILE.search(str(exc))
+                if not m or m.group(1) not in pending:
+                    raise
+                e = _ERR.search(str(exc))
+                out[pending.pop(m.group(1))] = "ERROR " + (e.group(1) if e else str(exc))
+                continue
+            for k, c in pending.items():
+                out[c] = rendered.get("c/templates/%s.txt" % k, "")
+            pending = {}
     return out
 
 
