@@ -137,7 +137,7 @@ def render_release(chart, name, namespace, values=None, values_files=(), set_val
         hooks, manifests = sort_manifests(files)
     except ManifestError as exc:
         raise RenderError(str(exc))
-    crds = [(path, _text(data)) for path, _name, data in chart.crd_objects()]
+    crds = [(full_path, _text(data)) for _name, full_path, data in chart.crd_objects()]
     if show_only:
         hooks, manifests = _show_only(hooks, manifests, show_only)
     manifest = assemble(manifests, crds if include_crds else ())

@@ -90,13 +90,14 @@ def test_module_fails_with_helms_message_on_a_template_error(chart, tmp_path):
         handle.write('x: {{ required "tag is required" .Values.nope }}\n')
     result = _run_module({"chart_ref": chart}, tmp_path)
     assert result["failed"]
-    assert result["msg"] == "execution error at (demo/templates/bad.yaml:1:5): tag is required"
+    assert result["msg"] == "execution error at (demo/templates/bad.yaml:1:6): tag is required"
 
 
 def test_module_warns_about_options_that_need_a_repository(chart, tmp_path):
     result = _run_module({"chart_ref": chart, "chart_version": "9.9.9", "dependency_update": True}, tmp_path)
     assert not result.get("failed"), result
-    warnings = " ".join(result.get("warnings", []))
+    warnings = " ".join(w if isinstance(w, str) else w.get("msg", str(w))
+                        for w in result.get("warnings", []))
     assert "chart_version 9.9.9 ignored" in warnings
     assert "dependency_update is ignored" in warnings
 
@@ -111,7 +112,8 @@ def test_playbook_renders_with_the_collection_fqcn(chart, tmp_path):
         "    - ansible.builtin.copy:\n        dest: %s\n        content: \"{{ out.manifest }}\"\n"
         "    - ansible.builtin.assert:\n        that:\n          - out is not changed\n"
         "          - out.notes == 'Installed web.\\n'\n" % (chart, dest))
-    proc = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", str(playbook)],
+    proc = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local",
+                           "-e", "ansible_python_interpreter=" + sys.executable, str(playbook)],
                           capture_output=True, text=True, env=_env(), cwd=str(tmp_path))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert dest.read_text() == _oracle_manifest(chart, {"replicas": 3})["manifest"]
