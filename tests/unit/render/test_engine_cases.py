@@ -171,6 +171,46 @@ CASES = {
         "Chart.yaml": CHART % "parent",
         "templates/b.yaml": "a: b\n---foo\nkind: Foo\n",
     },
+    "tpl_rejects_a_template_that_is_not_a_string": {
+        "Chart.yaml": CHART % "parent",
+        "values.yaml": "num: 3\n",
+        "templates/t.yaml": "a: {{ tpl .Values.num . }}\n",
+    },
+    "values_methods_win_over_keys": {
+        "Chart.yaml": CHART % "parent",
+        "values.yaml": "Table: shadowed\nsub:\n  k: v\n",
+        "templates/t.yaml": 'a: {{ index .Values "Table" }}\nb: {{ .Values.Table "sub" }}\n'
+                            'c: {{ .Values.AsMap.sub.k }}\n',
+    },
+    "import_values_from_child_exports_and_paths": {
+        "Chart.yaml": SUB_DEP % ("  - name: sub\n    version: 0.1.0\n    import-values:\n      - data\n"
+                                 "      - child: deep.inner\n        parent: fromchild\n"),
+        "values.yaml": "fromchild:\n  keep: parent\n",
+        "templates/t.yaml": "v: {{ toJson .Values }}\n",
+        "charts/sub/Chart.yaml": CHART % "sub",
+        "charts/sub/values.yaml": "exports:\n  data:\n    exported: 1\ndeep:\n  inner:\n    a: b\n",
+    },
+    "tags_and_conditions_select_subcharts": {
+        "Chart.yaml": SUB_DEP % ("  - name: one\n    version: 0.1.0\n    condition: one.enabled\n"
+                                 "  - name: two\n    version: 0.1.0\n    tags: [extra]\n"
+                                 "  - name: three\n    version: 0.1.0\n    condition: nope.enabled,three.on\n"),
+        "values.yaml": "one:\n  enabled: false\ntags:\n  extra: true\nthree:\n  on: false\n",
+        "templates/t.yaml": "subs: {{ keys .Subcharts | sortAlpha }}\n",
+        "charts/one/Chart.yaml": CHART % "one",
+        "charts/one/templates/x.yaml": "one: here\n",
+        "charts/two/Chart.yaml": CHART % "two",
+        "charts/two/templates/x.yaml": "two: here\n",
+        "charts/three/Chart.yaml": CHART % "three",
+        "charts/three/templates/x.yaml": "three: here\n",
+    },
+    "kube_version_constraint_is_checked": {
+        "Chart.yaml": CHART % "parent" + "kubeVersion: '<1.20.0'\n",
+        "templates/t.yaml": "a: 1\n",
+    },
+    "include_with_a_name_that_is_not_a_string_fails": {
+        "Chart.yaml": CHART % "parent",
+        "templates/t.yaml": "a: {{ include 3 . }}\n",
+    },
     "numbers_print_as_go_prints_float64": {
         "Chart.yaml": CHART % "parent",
         "values.yaml": "big: 1000000\nsmall: 0.00001\nint: 42\noct: 0777\nyes: yes\n",
