@@ -122,8 +122,9 @@ def _patch(resources, text, target, options, where):
         if not target:
             raise PostRenderError("%s: a JSON 6902 patch needs a target" % where)
         for res in [r for r in resources if target_matches(target, r)]:
+            # A JSON 6902 patch may rename anything; only strategic merge patches are held back.
             _apply(resources, res, lambda obj, ops=docs[0]: json6902(obj, ops, "%s on %s" % (where, res.ident())),
-                   options)
+                   {"allowNameChange": True, "allowKindChange": True})
         return
     for doc in docs:
         if not isinstance(doc, dict):
@@ -136,11 +137,15 @@ def _patch(resources, text, target, options, where):
             def apply(obj, doc=doc, res=res):
                 patch = dict(doc)
                 if target:
-                    patch["metadata"] = dict(patch.get("metadata") or {}, name=res.name)
+                    # A targeted patch's own name/kind only count when a change is allowed.
+                    meta = patch["metadata"] = dict(patch.get("metadata") or {})
+                    if not options.get("allowNameChange") or not meta.get("name"):
+                        meta["name"] = res.name
                     if res.namespace:
-                        patch["metadata"]["namespace"] = res.namespace
-                    patch.pop("kind", None)
-                    patch.pop("apiVersion", None)
+                        meta["namespace"] = res.namespace
+                    if not options.get("allowKindChange"):
+                        patch.pop("kind", None)
+                        patch.pop("apiVersion", None)
                 return smp(obj, patch, res.kind)
             _apply(resources, res, apply, options)
 

@@ -75,8 +75,7 @@ def _merge_list(dest, patch, keys):
 
 def _strip_directives(value):
     if isinstance(value, dict):
-        return {k: _strip_directives(v) for k, v in value.items()
-                if not k.startswith("$") and v is not None}
+        return {k: _strip_directives(v) for k, v in value.items() if k != "$patch" and v is not None}
     if isinstance(value, list):
         return [_strip_directives(v) for v in value]
     return value
@@ -94,15 +93,11 @@ def smp(dest, patch, kind="", path=()):
         return _strip_directives(patch)
     if not isinstance(dest, dict):
         return _strip_directives(patch)
+    # kyaml knows only the $patch directive; $retainKeys, $setElementOrder/... and
+    # $deleteFromPrimitiveList/... end up in the object as ordinary fields, as in kustomize.
     result = dict(dest)
-    retain = patch.get("$retainKeys")
     for field, value in patch.items():
-        if field.startswith("$setElementOrder/") or field in ("$patch", "$retainKeys"):
-            continue
-        if field.startswith("$deleteFromPrimitiveList/"):
-            name = field.split("/", 1)[1]
-            if isinstance(result.get(name), list):
-                result[name] = [v for v in result[name] if v not in (value or [])]
+        if field == "$patch":
             continue
         if value is None:
             result.pop(field, None)
@@ -128,8 +123,6 @@ def smp(dest, patch, kind="", path=()):
                 result[field] = _replace_list(value)
         else:
             result[field] = _strip_directives(value)
-    if isinstance(retain, list):
-        result = {k: v for k, v in result.items() if k in retain}
     return result
 
 

@@ -102,6 +102,30 @@ PATCHES = {
         "patchesJson6902": [{"target": {"kind": "Service", "name": "rel-podinfo"},
                              "patch": "- {op: add, path: /spec/selector/extra, value: v}\n"}]}),
     "patch-from-file": ("podinfo", {"patches": [{"path": "patch.yaml"}]}),
+    "smp-delete-list-elements": ("podinfo", {"patches": [{"patch": (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: rel-podinfo, namespace: ns}\n"
+        "spec:\n  template:\n    spec:\n      containers:\n      - name: podinfo\n"
+        "        command: [a, b]\n        volumeMounts:\n        - {mountPath: /data, $patch: delete}\n"
+        "      volumes:\n      - {name: data, $patch: delete}\n")}]}),
+    "smp-unknown-directives-stay-literal": ("podinfo", {"patches": [{"patch": (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: rel-podinfo, namespace: ns, finalizers: [x]}\n"
+        "spec:\n  strategy:\n    $retainKeys: [type]\n    type: Recreate\n  template:\n    spec:\n"
+        "      $setElementOrder/containers: [{name: side}, {name: podinfo}]\n"
+        "      containers:\n      - {name: side, image: x}\n")}]}),
+    "smp-with-target-keeps-name-and-kind": ("podinfo", {"patches": [{
+        "target": {"kind": "Deployment"},
+        "patch": "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: whatever}\nspec: {replicas: 7}\n"}]}),
+    "smp-allow-name-change": ("podinfo", {"patches": [{
+        "options": {"allowNameChange": True}, "target": {"kind": "Service"},
+        "patch": "apiVersion: v1\nkind: Service\nmetadata: {name: renamed}\n"}]}),
+    "json6902-renames-and-rekinds": ("podinfo", {"patches": [
+        {"target": {"kind": "Service"}, "patch": "- {op: replace, path: /metadata/name, value: renamed}"},
+        {"target": {"kind": "Deployment"}, "patch": "- {op: replace, path: /kind, value: StatefulSet}"}]}),
+    "crd-lists-by-name-heuristic": ("kube-prometheus-stack", {"patches": [{
+        "target": {"kind": "Prometheus"},
+        "patch": ("apiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata: {name: x}\n"
+                  "spec:\n  containers:\n  - {name: config-reloader, resources: {limits: {cpu: 1}}}\n"
+                  "  - {name: extra, image: busybox}\n  tolerations: [{operator: Exists}]\n")}]}),
 }
 
 
