@@ -13,7 +13,7 @@ from ansible_collections.helmless.core.plugins.module_utils.actions.inputs impor
 from ansible_collections.helmless.core.plugins.module_utils.actions.operations import Options, ReleaseEngine
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import CONNECTION, RELEASE, ROLLBACK
 from ansible_collections.helmless.core.plugins.module_utils.kube.client import KubeClient
-from ansible_collections.helmless.core.plugins.module_utils.kube.config import load_configuration
+from ansible_collections.helmless.core.plugins.module_utils.kube.config import load_connection
 from ansible_collections.helmless.core.plugins.module_utils.plan.planner import normalized
 from ansible_collections.helmless.core.plugins.module_utils.release.model import chart_record, hook_record
 
@@ -21,7 +21,7 @@ CHART = "demo"
 
 
 def client_for(kubeconfig):
-    return KubeClient(load_configuration(kubeconfig))
+    return KubeClient(load_connection(kubeconfig))
 
 
 def engine_for(kubeconfig, namespace, name="rel"):

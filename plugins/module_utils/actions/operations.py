@@ -148,6 +148,12 @@ class ReleaseEngine:
             outcome.release = self._new_record(inp, version, current, install, opts, "pending-" + event)
             set_status(outcome.release, "deployed", "Install complete" if install else "Upgrade complete")
             return outcome
+        if plan.namespace_create:
+            try:
+                self.client.create(plan.namespace_create)
+            except ApiError as exc:
+                if not exc.already_exists:
+                    raise OperationError("create namespace %s: %s" % (self.namespace, exc.message)) from exc
         lease = self._lease(opts)
         try:
             if recover:
@@ -193,12 +199,6 @@ class ReleaseEngine:
 
     def _run_present(self, inp, opts, plan, outcome, version, current, install, history):
         event = "install" if install else "upgrade"
-        if plan.namespace_create:
-            try:
-                self.client.create(plan.namespace_create)
-            except ApiError as exc:
-                if not exc.already_exists:
-                    raise OperationError("create namespace %s: %s" % (self.namespace, exc.message)) from exc
         rel = self._new_record(inp, version, current, install, opts, "pending-" + event)
         try:
             install_crds(self.client, plan.crds)

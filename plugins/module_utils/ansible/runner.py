@@ -10,7 +10,7 @@ import re
 from ..actions.info import describe, list_releases
 from ..actions.operations import OperationError, Options, ReleaseEngine
 from ..kube.client import KubeClient
-from ..kube.config import load_configuration
+from ..kube.config import load_connection
 from ..kube.errors import KubeError
 from .options import IGNORED
 
@@ -42,11 +42,11 @@ def parse_duration(text, default=300):
 
 def connect(params):
     try:
-        cfg = load_configuration(params.get("kubeconfig"), params.get("context"), params.get("host"),
+        conn = load_connection(params.get("kubeconfig"), params.get("context"), params.get("host"),
                                  params.get("api_key"), params.get("ca_cert"), params.get("validate_certs"))
     except KubeError as exc:
         raise ModuleFailure(str(exc)) from exc
-    return KubeClient(cfg, cache_dir=os.environ.get("HELMLESS_CACHE_DIR"))
+    return KubeClient(conn, cache_dir=os.environ.get("HELMLESS_CACHE_DIR"))
 
 
 def _warnings(params):

@@ -1,7 +1,5 @@
-"""A small REST client over the ``kubernetes`` package's connection setup.
-
-We use the package for kubeconfig parsing, auth plugins and TLS, and talk to the API with plain JSON so
-any kind (custom resources included) goes through one path. Every request is counted, so callers can
+"""A small REST client: plain JSON over urllib3, so any kind (custom resources included) takes one path.
+ Every request is counted, so callers can
 prove a no-op run made no write, and transient failures (429, 5xx, connection resets) are retried with
 backoff as client-go does.
 """
@@ -26,15 +24,13 @@ _RETRY_STATUS = (429, 500, 502, 503, 504)
 class KubeClient:
     """JSON requests to one cluster, with discovery, retries and request accounting."""
 
-    def __init__(self, configuration, field_manager="helm", cache_dir=None, retries=5, timeout=60):
-        from kubernetes.client import rest
-
-        self.configuration = configuration
-        self.host = configuration.host.rstrip("/")
+    def __init__(self, connection, field_manager="helm", cache_dir=None, retries=5, timeout=60):
+        self.connection = connection
+        self.host = connection.host
         self.field_manager = field_manager
         self.retries = retries
         self.timeout = timeout
-        self._rest = rest.RESTClientObject(configuration)
+        self._pool = connection.pool()
         self._lock = threading.Lock()
         self.requests = []  # (method, path, dry_run)
         self.discovery = Discovery(self, cache_dir)
@@ -47,11 +43,9 @@ class KubeClient:
     # ---- raw requests -----------------------------------------------------------------------
     def _headers(self, content_type=None, accept="application/json"):
         headers = {"Accept": accept, "User-Agent": "helmless.core"}
-        token = self.configuration.get_api_key_with_prefix("authorization")
-        if token:
-            headers["Authorization"] = token
-        elif self.configuration.username or self.configuration.password:
-            headers["Authorization"] = self.configuration.get_basic_auth_token()
+        auth = self.connection.authorization()
+        if auth:
+            headers["Authorization"] = auth
         if content_type:
             headers["Content-Type"] = content_type
         return headers
@@ -72,7 +66,7 @@ class KubeClient:
             with self._lock:
                 self.requests.append((method, path, dry_run))
             try:
-                resp = self._rest.pool_manager.request(
+                resp = self._pool.request(
                     method, url, body=data, headers=self._headers(content_type, accept),
                     timeout=self.timeout, preload_content=True, retries=False)
             except Exception as exc:  # urllib3 connection/timeouts: retry, then report plainly

@@ -1,59 +1,236 @@
-"""Turn connection options (kubeconfig file or dict, context, host, token, CA) into a client Configuration.
+"""Connection options (kubeconfig file or dict, context, host, token, CA) → a Connection.
 
-Option names and precedence follow kubernetes.core: explicit options override what the kubeconfig says;
-without any kubeconfig we try ``KUBECONFIG``/``~/.kube/config``, then the in-cluster service account.
+We read kubeconfig ourselves: importing the ``kubernetes`` package costs seconds per module run (it
+loads every API model), which alone would break the no-op budget. Client certificates, tokens, token
+files, basic auth, exec credential plugins and the in-cluster service account are handled here; only
+legacy ``auth-provider`` entries (gcp/oidc) go through the ``kubernetes`` package's loader.
+Explicit options override the kubeconfig, as in kubernetes.core.
 """
+import atexit
+import base64
+import json
 import os
+import shutil
+import subprocess
+import tempfile
+
+import yaml
 
 from .errors import KubeConfigError
 
+_SA_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
+_TMP = []
 
-def _kubernetes():
+
+def _tmpfile(data, suffix):
+    if not _TMP:
+        _TMP.append(tempfile.mkdtemp(prefix="helmless-kube-"))
+        atexit.register(shutil.rmtree, _TMP[0], True)
+    fd, path = tempfile.mkstemp(dir=_TMP[0], suffix=suffix)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+    return path
+
+
+class Connection:
+    """Everything needed to open TLS connections and authenticate to one API server."""
+
+    def __init__(self, host):
+        self.host = host.rstrip("/")
+        self.ca_file = None
+        self.cert_file = None
+        self.key_file = None
+        self.verify = True
+        self.tls_server_name = None
+        self.proxy = None
+        self.token = None
+        self.token_file = None
+        self.basic = None
+        self.exec_config = None
+        self._exec_token = None
+
+    def authorization(self):
+        if self.exec_config is not None and self._exec_token is None:
+            self._run_exec()
+        token = self._exec_token or self.token
+        if self.token_file:
+            try:
+                with open(self.token_file, encoding="utf-8") as handle:
+                    token = handle.read().strip()
+            except OSError as exc:
+                raise KubeConfigError("cannot read token file %s: %s" % (self.token_file, exc)) from exc
+        if token:
+            return "Bearer " + token
+        if self.basic:
+            return "Basic " + base64.b64encode(("%s:%s" % self.basic).encode()).decode()
+        return None
+
+    def _run_exec(self):
+        spec = self.exec_config
+        env = dict(os.environ)
+        for item in spec.get("env") or []:
+            env[item["name"]] = item["value"]
+        env["KUBERNETES_EXEC_INFO"] = json.dumps({"apiVersion": spec.get("apiVersion"), "kind": "ExecCredential",
+                                                  "spec": {"interactive": False}})
+        try:
+            proc = subprocess.run([spec["command"]] + list(spec.get("args") or []), env=env, capture_output=True,
+                                  text=True, timeout=60, check=False)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise KubeConfigError("exec credential plugin %s: %s" % (spec.get("command"), exc)) from exc
+        if proc.returncode != 0:
+            raise KubeConfigError("exec credential plugin %s failed: %s" % (spec.get("command"), proc.stderr.strip()))
+        try:
+            status = json.loads(proc.stdout).get("status") or {}
+        except ValueError as exc:
+            raise KubeConfigError("exec credential plugin %s printed no ExecCredential" % spec.get("command")) from exc
+        self._exec_token = status.get("token") or ""
+        if status.get("clientCertificateData"):
+            self.cert_file = _tmpfile(status["clientCertificateData"].encode(), ".crt")
+            self.key_file = _tmpfile(status["clientKeyData"].encode(), ".key")
+
+    def pool(self, maxsize=16):
+        import ssl
+
+        import urllib3
+
+        kwargs = {"maxsize": maxsize, "block": False, "retries": False}
+        if self.host.startswith("https"):
+            kwargs["cert_reqs"] = ssl.CERT_REQUIRED if self.verify else ssl.CERT_NONE
+            if self.verify and self.ca_file:
+                kwargs["ca_certs"] = self.ca_file
+            if self.cert_file:
+                kwargs["cert_file"] = self.cert_file
+                kwargs["key_file"] = self.key_file
+            if self.tls_server_name:
+                kwargs["server_hostname"] = self.tls_server_name
+            if not self.verify:
+                urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)
+        if self.proxy:
+            return urllib3.ProxyManager(self.proxy, **kwargs)
+        return urllib3.PoolManager(**kwargs)
+
+
+def _data_or_file(entry, key, base, suffix):
+    if entry.get(key + "-data"):
+        return _tmpfile(base64.b64decode(entry[key + "-data"]), suffix)
+    path = entry.get(key)
+    if path and not os.path.isabs(path) and base:
+        path = os.path.join(base, path)
+    return path
+
+
+def _read_kubeconfig(kubeconfig):
+    """(merged config dict, directory for relative paths)."""
+    if isinstance(kubeconfig, dict):
+        return kubeconfig, None
+    paths = [os.path.expanduser(p) for p in str(kubeconfig).split(os.pathsep) if p]
+    merged, base = {"clusters": [], "users": [], "contexts": []}, None
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                doc = yaml.safe_load(handle) or {}
+        except OSError as exc:
+            if len(paths) == 1:
+                raise KubeConfigError("kubeconfig %s: %s" % (path, exc.strerror or exc)) from exc
+            continue
+        except yaml.YAMLError as exc:
+            raise KubeConfigError("invalid kubeconfig %s: %s" % (path, exc)) from exc
+        if not isinstance(doc, dict):
+            raise KubeConfigError("invalid kubeconfig %s: not a mapping" % path)
+        base = base or os.path.dirname(os.path.abspath(path))
+        if not merged.get("current-context"):
+            merged["current-context"] = doc.get("current-context")
+        for key in ("clusters", "users", "contexts"):
+            known = {item.get("name") for item in merged[key]}
+            merged[key].extend(i for i in doc.get(key) or [] if isinstance(i, dict) and i.get("name") not in known)
+    return merged, base
+
+
+def _named(config, key, name, what):
+    for item in config.get(key) or []:
+        if item.get("name") == name:
+            return item.get(what) or {}
+    raise KubeConfigError("invalid kubeconfig: %s %r not found" % (key[:-1], name))
+
+
+def _from_kubeconfig(kubeconfig, context):
+    config, base = _read_kubeconfig(kubeconfig)
+    name = context or config.get("current-context")
+    if not name:
+        raise KubeConfigError("invalid kubeconfig: no context given and no current-context set")
+    ctx = _named(config, "contexts", name, "context")
+    cluster = _named(config, "clusters", ctx.get("cluster"), "cluster")
+    user = _named(config, "users", ctx.get("user"), "user") if ctx.get("user") else {}
+    if not cluster.get("server"):
+        raise KubeConfigError("invalid kubeconfig: cluster %r has no server" % ctx.get("cluster"))
+    conn = Connection(cluster["server"])
+    conn.ca_file = _data_or_file(cluster, "certificate-authority", base, ".crt")
+    conn.verify = not cluster.get("insecure-skip-tls-verify", False)
+    conn.tls_server_name = cluster.get("tls-server-name")
+    conn.proxy = cluster.get("proxy-url")
+    conn.cert_file = _data_or_file(user, "client-certificate", base, ".crt")
+    conn.key_file = _data_or_file(user, "client-key", base, ".key")
+    conn.token = user.get("token")
+    conn.token_file = user.get("tokenFile")
+    if user.get("username"):
+        conn.basic = (user["username"], user.get("password", ""))
+    conn.exec_config = user.get("exec")
+    if user.get("auth-provider"):
+        conn.token = _auth_provider_token(kubeconfig, name)
+    return conn
+
+
+def _auth_provider_token(kubeconfig, context):
+    """Legacy auth-provider plugins: let the kubernetes package refresh and hand us the token."""
     try:
         from kubernetes import client, config
-    except ImportError as exc:
-        raise KubeConfigError("the 'kubernetes' Python package is required: %s" % exc) from exc
-    return client, config
-
-
-def load_configuration(kubeconfig=None, context=None, host=None, api_key=None, ca_cert=None,
-                       validate_certs=None, proxy=None):
-    """Return a ``kubernetes.client.Configuration`` for these options (``None`` means unset)."""
-    client, config = _kubernetes()
-    cfg = client.Configuration()
-    explicit_host = bool(host)
-    try:
+        cfg = client.Configuration()
         if isinstance(kubeconfig, dict):
-            config.load_kube_config_from_dict(kubeconfig, context=context, client_configuration=cfg,
-                                              persist_config=False)
-        elif kubeconfig or not explicit_host:
-            paths = kubeconfig or os.environ.get("KUBECONFIG") or os.path.expanduser("~/.kube/config")
-            first = os.path.expanduser(str(paths).split(os.pathsep)[0])
-            if kubeconfig or os.path.exists(first):
-                if not os.path.exists(first):
-                    raise KubeConfigError("kubeconfig %s: no such file" % first)
-                config.load_kube_config(config_file=os.path.expanduser(str(paths)), context=context,
-                                        client_configuration=cfg, persist_config=False)
-            elif os.environ.get("KUBERNETES_SERVICE_HOST"):
-                config.load_incluster_config(client_configuration=cfg)
-            else:
-                raise KubeConfigError("no kubeconfig found (%s) and no host given" % first)
-    except KubeConfigError:
-        raise
-    except Exception as exc:  # the kubernetes loader raises many kinds for a malformed file
-        where = "inline kubeconfig" if isinstance(kubeconfig, dict) else "kubeconfig %s" % (kubeconfig or "")
-        raise KubeConfigError("invalid %s: %s" % (where.strip(), exc)) from exc
-    if explicit_host:
-        cfg.host = host
+            config.load_kube_config_from_dict(kubeconfig, context=context, client_configuration=cfg)
+        else:
+            config.load_kube_config(config_file=kubeconfig, context=context, client_configuration=cfg)
+        token = cfg.get_api_key_with_prefix("authorization") or ""
+    except Exception as exc:  # the package raises many kinds for provider failures
+        raise KubeConfigError("kubeconfig auth-provider: %s" % exc) from exc
+    return token.split(" ", 1)[-1] if token else None
+
+
+def _in_cluster():
+    host, port = os.environ.get("KUBERNETES_SERVICE_HOST"), os.environ.get("KUBERNETES_SERVICE_PORT", "443")
+    if ":" in (host or ""):
+        host = "[%s]" % host
+    conn = Connection("https://%s:%s" % (host, port))
+    conn.ca_file = os.path.join(_SA_DIR, "ca.crt")
+    conn.token_file = os.path.join(_SA_DIR, "token")
+    return conn
+
+
+def load_connection(kubeconfig=None, context=None, host=None, api_key=None, ca_cert=None, validate_certs=None,
+                    proxy=None):
+    """The Connection for these options (``None`` means unset)."""
+    if isinstance(kubeconfig, str) and kubeconfig.strip().startswith(("apiVersion", "{")) and "\n" in kubeconfig:
+        kubeconfig = yaml.safe_load(kubeconfig)
+    if kubeconfig:
+        conn = _from_kubeconfig(kubeconfig, context)
+    elif host:
+        conn = Connection(host)
+    else:
+        default = os.environ.get("KUBECONFIG") or os.path.expanduser("~/.kube/config")
+        first = os.path.expanduser(default.split(os.pathsep)[0])
+        if os.path.exists(first):
+            conn = _from_kubeconfig(default, context)
+        elif os.environ.get("KUBERNETES_SERVICE_HOST"):
+            conn = _in_cluster()
+        else:
+            raise KubeConfigError("no kubeconfig found (%s) and no host given" % first)
+    if host:
+        conn.host = host.rstrip("/")
     if api_key:
-        cfg.api_key = {"authorization": api_key}
-        cfg.api_key_prefix = {"authorization": "Bearer"}
+        conn.token, conn.token_file, conn.exec_config = api_key, None, None
     if ca_cert:
-        cfg.ssl_ca_cert = os.path.expanduser(ca_cert)
+        conn.ca_file = os.path.expanduser(ca_cert)
     if validate_certs is not None:
-        cfg.verify_ssl = bool(validate_certs)
+        conn.verify = bool(validate_certs)
     if proxy:
-        cfg.proxy = proxy
-    if not cfg.host:
-        raise KubeConfigError("no API server host in the connection options or kubeconfig")
-    return cfg
+        conn.proxy = proxy
+    return conn
