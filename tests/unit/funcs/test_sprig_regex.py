@@ -65,3 +65,33 @@ def expected(tmp_path_factory):
 @pytest.mark.parametrize("case", CASES)
 def test_regex_function_output_matches_helm(case, expected):
     assert evaluate(case) == expected[case]
+
+
+REAL_CHART_CASES = [
+    'mustRegexReplaceAllLiteral "@sha.*" "nginx:1.2@sha256:abc" ""', 'mustRegexSplit ":" "a:b:c" -1',
+    'regexFind "-r\\\\d+$|sha256:" "1.2.3-r12"', 'regexFind ":[0-9]+$" "host:8080"',
+    'regexFind "^[0-9]+.[0-9]+.[0-9]+" "1.29.3-eks"', 'regexFind "v[0-9]+\\\\.[0-9]+\\\\.[0-9]+" "image:v1.2.3-x"',
+    'regexMatch "(?m)^(?:[^#/\\\\n]|/[^/])*autopilot_redundancy_zone\\\\s*=\\\\s*\\"VAULT_REDUNDANCY_ZONE\\"" "x\\nautopilot_redundancy_zone = \\"VAULT_REDUNDANCY_ZONE\\""',
+    'regexMatch "(?m)^\\\\s*disable_mlock\\\\s*=\\\\s*(true|false)" "ui = true\\n  disable_mlock = true"',
+    'regexMatch "([^\\\\\\\\](?:\\\\\\\\\\\\\\\\)*)\\\\\\\\u00(26|3c|3e)" "a\\\\u003c"',
+    'regexMatch "\\\\$(?:__(?:env|file|vault))?{[^}]+}" "$__env{HOME}"', 'regexMatch "^([0-9]*\\\\.){3}[0-9]*$" "10.0.0.1"',
+    'regexMatch "^([0-9a-fA-F]*:)+[0-9a-fA-F]*$" "fe80::1"', 'regexMatch "^[\\\\w-\\\\.]+$" "my-host.example"',
+    'regexMatch "^[\\\\w-\\\\.]+$" "bad host"', 'regexMatch "{(v[0-9])*[^}]*}}$" "{v1abc}}"',
+    'regexMatch `^([0-9]+)(\\.[0-9]+)?(\\.[0-9]+)?(-([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?(\\+([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?$` "1.2.3-rc.1+b5"',
+    'regexMatch `^v?\\d+(\\.\\d+)?(\\.\\d+)?(-.*)?` "v1.27-gke"', 'regexReplaceAll "^redis:\\\\/\\\\/(.*)" "redis://host:6379" "${1}"',
+    'regexReplaceAll "(-?[^a-z\\\\d\\\\-])+-?" "My_App Name--x" "-"', 'regexReplaceAll "[^-A-Za-z0-9_.]" "a/b:c@d" "-"',
+    'regexReplaceAll "\\".*\\\\$include\\": \\"(.*)\\",?" "{\\"$include\\": \\"file.json\\",}" "${1}"',
+    'regexReplaceAll "\\"<<\\\\s+(.*?)\\\\s+>>\\"" "x: \\"<< .Values.a >>\\"" "{{ ${1} }}"',
+    'regexReplaceAllLiteral "[^a-zA-Z0-9._-]" "a b/c" "_"', 'regexReplaceAllLiteral "\\\\W" "a-b c" ""',
+    'regexSplit "\\n" "a\\nb\\n" -1',
+]
+
+
+@pytest.fixture(scope="module")
+def real_expected(tmp_path_factory):
+    return oracle_render(tmp_path_factory.mktemp("regex-real"), REAL_CHART_CASES)
+
+
+@pytest.mark.parametrize("case", REAL_CHART_CASES)
+def test_regexes_from_real_charts_match_helm(case, real_expected):
+    assert evaluate(case) == real_expected[case]
