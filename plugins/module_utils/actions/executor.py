@@ -1,5 +1,6 @@
 """Carry out a Plan: the only code that writes objects. It never decides; the planner did."""
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from ..kube.errors import ApiError, KubeError
 from ..kube.readiness import is_ready, wait_deleted, wait_ready
@@ -16,7 +17,8 @@ def _run(client, change, force_conflicts):
     if change.action == "replace":
         return client.replace(change.body, ns)
     if change.action == "apply":
-        return client.patch(res.api_version, res.kind, res.name, ns, change.body, "apply", force=force_conflicts)
+        return client.patch(res.api_version, res.kind, res.name, ns, change.body, "apply",
+                            force=force_conflicts or change.force)
     if change.action == "patch":
         return client.patch(res.api_version, res.kind, res.name, ns, change.patch, change.patch_type)
     if change.action == "delete":
@@ -24,23 +26,47 @@ def _run(client, change, force_conflicts):
     return None
 
 
-def apply_changes(client, changes, force_conflicts=False):
-    """Creates/updates in plan order, then deletions; returns the changes actually carried out."""
-    done = []
-    for change in [c for c in changes if c.action in ("create", "patch", "apply", "replace")]:
+def _batches(changes):
+    """Consecutive changes of the same kind, as Helm's batchPerform groups them (kind order is kept)."""
+    batch = []
+    for change in changes:
+        if batch and batch[-1].resource.kind != change.resource.kind:
+            yield batch
+            batch = []
+        batch.append(change)
+    if batch:
+        yield batch
+
+
+def _carry_out(client, batch, force_conflicts, workers):
+    def one(change):
         try:
-            change.after = _run(client, change, force_conflicts) or change.after
+            result = _run(client, change, force_conflicts)
         except (ApiError, KubeError) as exc:
+            return change, exc
+        if result is not None:
+            change.after = result
+        return change, None
+    if len(batch) == 1:
+        results = [one(batch[0])]
+    else:
+        with ThreadPoolExecutor(max_workers=min(workers, len(batch))) as pool:
+            results = list(pool.map(one, batch))
+    for change, exc in results:
+        if exc is not None:
             raise ExecuteError("failed to %s %s: %s" % (change.action, change.resource.label(),
                                                          getattr(exc, "message", "") or exc)) from exc
-        done.append(change)
-    for change in [c for c in changes if c.action == "delete"]:
-        try:
-            _run(client, change, force_conflicts)
-        except (ApiError, KubeError) as exc:
-            raise ExecuteError("failed to delete %s: %s" % (change.resource.label(), exc)) from exc
-        done.append(change)
-    return done
+
+
+def apply_changes(client, changes, force_conflicts=False, workers=8):
+    """Creates/updates in plan order, then deletions; objects of one kind go in parallel."""
+    writes = [c for c in changes if c.action in ("create", "patch", "apply", "replace")]
+    deletes = [c for c in changes if c.action == "delete"]
+    for batch in _batches(writes):
+        _carry_out(client, batch, force_conflicts, workers)
+    for batch in _batches(deletes):
+        _carry_out(client, batch, force_conflicts, workers)
+    return writes + deletes
 
 
 def refs(changes, actions=("create", "patch", "apply", "replace", "unchanged")):

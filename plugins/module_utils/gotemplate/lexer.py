@@ -1,7 +1,9 @@
 """Tokenizer for Go templates, following text/template/parse/lex.go.
 
-The whole text is tokenized up front into ``(type, value, pos)`` tuples (``pos`` is a
-character offset into the text).  A lexical error becomes a final ``ERROR`` token, as the
+The whole text is tokenized up front into ``(type, value, pos, space_before)`` tuples
+(``pos`` is a character offset into the text).  Unlike Go, runs of spaces inside actions
+are not tokens: each token records whether spaces preceded it, which is all the parser
+needs from them.  A lexical error becomes a final ``ERROR`` token, as the
 Go lexer emits ``itemError`` and stops; the parser reports it when it gets there.
 """
 import re
@@ -18,10 +20,6 @@ _KEYWORD_TYPE = dict((w, KEYWORD + i) for i, w in enumerate(KEYWORDS))
 
 _SPACE = " \t\r\n"
 _TERMINATORS = frozenset(" \t\r\n.,|:)(")
-_WORD = re.compile(r"[\w]*")
-_SPACES = re.compile(r"[ \t\r\n]+")
-_QUOTED = re.compile(r'"(?:[^"\\\n]|\\[^\n])*"')
-_CHARC = re.compile(r"'(?:[^'\\\n]|\\[^\n])*'")
 
 
 def _is_alnum(ch):
@@ -47,9 +45,9 @@ def lex(text, break_ok=True, continue_ok=True):
         i = text.find("{{", pos)
         if i < 0:
             if pos < n:
-                append((TEXT, text[pos:], pos))
-            append((EOF, "", n))
-            return toks
+                append((TEXT, text[pos:], pos, False))
+            append((EOF, "", n, False))
+            return _pad(toks)
         j = i + 2
         trim = j + 1 < n and text[j] == "-" and text[j + 1] in _SPACE
         if i > pos:
@@ -57,14 +55,14 @@ def lex(text, break_ok=True, continue_ok=True):
             if trim:
                 chunk = chunk.rstrip(_SPACE)
             if chunk:
-                append((TEXT, chunk, pos))
+                append((TEXT, chunk, pos, False))
         if trim:
             j += 2
         if text.startswith("/*", j):
             k = text.find("*/", j + 2)
             if k < 0:
-                append((ERROR, "unclosed comment", j))
-                return toks
+                append((ERROR, "unclosed comment", j, False))
+                return _pad(toks)
             k += 2
             if text.startswith(" -}}", k) or text.startswith("\t-}}", k) or \
                     text.startswith("\r-}}", k) or text.startswith("\n-}}", k):
@@ -74,152 +72,154 @@ def lex(text, break_ok=True, continue_ok=True):
             elif text.startswith("}}", k):
                 pos = k + 2
             else:
-                append((ERROR, "comment ends before closing delimiter", j))
-                return toks
+                append((ERROR, "comment ends before closing delimiter", j, False))
+                return _pad(toks)
             continue
-        append((LEFT, "{{", i))
+        append((LEFT, "{{", i, False))
         pos = _lex_action(text, j, toks, break_ok, continue_ok)
         if pos < 0:
-            return toks
+            return _pad(toks)
+
+
+_TOKEN = re.compile(r"""
+    ([ \t\r\n]*)                              # 1 spaces before the token
+    (?:
+      (\}\})                                  # 2 close
+    | (?<=[ \t\r\n])(-\}\})                  # 3 trim close (needs one space before it)
+    | ("(?:[^"\\\n]|\\[^\n])*")            # 4 string
+    | (`[^`]*`)                               # 5 raw string
+    | ('(?:[^'\\\n]|\\[^\n])*')            # 6 char constant
+    | (\$\w*)                                 # 7 variable
+    | (\.(?![0-9])\w*)                        # 8 field or dot
+    | ([+\-.0-9])                              # 9 number start
+    | (\w+)                                   # 10 identifier, keyword
+    | (:=)                                    # 11
+    | ([=|(),])                               # 12 punctuation
+    | (.)                                     # 13 anything else
+    )""", re.X | re.S)
+_PUNCT = {"=": ASSIGN, "|": PIPE, "(": LPAREN, ")": RPAREN, ",": CHAR}
 
 
 def _lex_action(text, pos, toks, break_ok, continue_ok):
     """Tokenize inside an action starting at ``pos``; returns the position after ``}}``
-    (and its trim), or -1 after an error."""
+    (and its trim), or -1 after an error.  Tokens are (type, value, pos, space_before)."""
     append = toks.append
     n = len(text)
     depth = 0
+    match = _TOKEN.match
     while True:
-        if pos >= n:
-            append((ERROR, "unclosed action", pos))
+        m = match(text, pos)
+        if m is None:
+            # Only spaces up to the end of the text.
+            append((ERROR, "unclosed action", n, True))
             return -1
-        c = text[pos]
-        if c == "}" and text.startswith("}}", pos):
+        k = m.lastindex
+        sp = m.end(1) > pos
+        start = m.start(k) if k is not None else m.end()
+        if k is None or k == 1:
+            append((ERROR, "unclosed action", n, True))
+            return -1
+        end = m.end()
+        if k == 2 or k == 3:
             if depth:
-                append((ERROR, "unclosed left paren", pos))
+                append((ERROR, "unclosed left paren", start, sp))
                 return -1
-            append((RIGHT, "}}", pos))
-            return pos + 2
-        if c in _SPACE:
-            if text.startswith("-}}", pos + 1):
-                # " -}}": a trim-marked close right here.
-                if depth:
-                    append((ERROR, "unclosed left paren", pos))
+            if k == 2:
+                append((RIGHT, "}}", start, sp))
+                return end
+            append((RIGHT, "}}", start + 1, sp))
+            while end < n and text[end] in _SPACE:
+                end += 1
+            return end
+        if k == 8 or k == 7 or k == 10:
+            if end < n:
+                c = text[end]
+                if c not in _TERMINATORS and not text.startswith("}}", end):
+                    append((ERROR, "bad character %s" % _u(c), start, sp))
                     return -1
-                append((RIGHT, "}}", pos + 2))
-                pos += 4
-                while pos < n and text[pos] in _SPACE:
-                    pos += 1
-                return pos
-            m = _SPACES.match(text, pos)
-            end = m.end()
-            if text.startswith("-}}", end):
-                end -= 1
-            append((SPACE, text[pos:end], pos))
-            pos = end
-            continue
-        start = pos
-        if c == "=":
-            append((ASSIGN, "=", pos))
-            pos += 1
-        elif c == ":":
-            if not text.startswith(":=", pos):
-                append((ERROR, "expected :=", pos))
-                return -1
-            append((DECLARE, ":=", pos))
-            pos += 2
-        elif c == "|":
-            append((PIPE, "|", pos))
-            pos += 1
-        elif c == '"':
-            m = _QUOTED.match(text, pos)
-            if m is None:
-                append((ERROR, "unterminated quoted string", pos))
-                return -1
-            pos = m.end()
-            append((STRING, m.group(), start))
-        elif c == "`":
-            k = text.find("`", pos + 1)
-            if k < 0:
-                append((ERROR, "unterminated raw quoted string", pos))
-                return -1
-            pos = k + 1
-            append((RAWSTRING, text[start:pos], start))
-        elif c == "$":
-            pos = _WORD.match(text, pos + 1).end()
-            err = _terminator(text, pos)
-            if err:
-                append((ERROR, err, start))
-                return -1
-            append((VAR, text[start:pos], start))
-        elif c == "'":
-            m = _CHARC.match(text, pos)
-            if m is None:
-                append((ERROR, "unterminated character constant", pos))
-                return -1
-            pos = m.end()
-            append((CHARCONST, m.group(), start))
-        elif c == "." and not (pos + 1 < n and "0" <= text[pos + 1] <= "9"):
-            pos = _WORD.match(text, pos + 1).end()
-            err = _terminator(text, pos)
-            if err:
-                append((ERROR, err, start))
-                return -1
-            if pos == start + 1:
-                append((DOT, ".", start))
+            word = m.group(k)
+            if k == 8:
+                append((DOT, ".", start, sp) if end == start + 1 else (FIELD, word, start, sp))
+            elif k == 7:
+                append((VAR, word, start, sp))
             else:
-                append((FIELD, text[start:pos], start))
-        elif c in "+-." or "0" <= c <= "9":
-            pos = _scan_number(text, pos)
-            if pos < 0:
-                append((ERROR, "bad number syntax: %s" % _q(text[start:-pos - 1]), start))
+                kt = _KEYWORD_TYPE.get(word)
+                if kt is not None:
+                    if (kt == K_BREAK and not break_ok) or (kt == K_CONTINUE and not continue_ok):
+                        kt = IDENT
+                    append((kt, word, start, sp))
+                elif word == "true" or word == "false":
+                    append((BOOL, word, start, sp))
+                elif word == "nil":
+                    append((NIL, word, start, sp))
+                else:
+                    append((IDENT, word, start, sp))
+            pos = end
+        elif k == 12:
+            c = m.group(12)
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth < 0:
+                    append((ERROR, "unexpected right paren", start, sp))
+                    return -1
+            append((_PUNCT[c], c, start, sp))
+            pos = end
+        elif k == 4:
+            append((STRING, m.group(4), start, sp))
+            pos = end
+        elif k == 9:
+            end = _scan_number(text, start)
+            if end < 0:
+                append((ERROR, "bad number syntax: %s" % _q(text[start:-end - 1]), start, sp))
                 return -1
             typ = NUMBER
-            if pos < n and text[pos] in "+-":
-                p2 = _scan_number(text, pos)
+            if end < n and text[end] in "+-":
+                p2 = _scan_number(text, end)
                 if p2 < 0 or text[p2 - 1] != "i":
-                    end = -p2 - 1 if p2 < 0 else p2
-                    append((ERROR, "bad number syntax: %s" % _q(text[start:end]), start))
+                    stop = -p2 - 1 if p2 < 0 else p2
+                    append((ERROR, "bad number syntax: %s" % _q(text[start:stop]), start, sp))
                     return -1
-                pos = p2
+                end = p2
                 typ = COMPLEX
-            append((typ, text[start:pos], start))
-        elif _is_alnum(c):
-            pos = _WORD.match(text, pos).end()
-            err = _terminator(text, pos)
-            if err:
-                append((ERROR, err, start))
-                return -1
-            word = text[start:pos]
-            kt = _KEYWORD_TYPE.get(word)
-            if kt is not None:
-                if (kt == K_BREAK and not break_ok) or (kt == K_CONTINUE and not continue_ok):
-                    append((IDENT, word, start))
-                else:
-                    append((kt, word, start))
-            elif word == "true" or word == "false":
-                append((BOOL, word, start))
-            elif word == "nil":
-                append((NIL, word, start))
-            else:
-                append((IDENT, word, start))
-        elif c == "(":
-            append((LPAREN, "(", pos))
-            depth += 1
-            pos += 1
-        elif c == ")":
-            depth -= 1
-            if depth < 0:
-                append((ERROR, "unexpected right paren", pos))
-                return -1
-            append((RPAREN, ")", pos))
-            pos += 1
-        elif ord(c) < 0x80 and c.isprintable():
-            append((CHAR, c, pos))
-            pos += 1
+            append((typ, text[start:end], start, sp))
+            pos = end
+        elif k == 5:
+            append((RAWSTRING, m.group(5), start, sp))
+            pos = end
+        elif k == 6:
+            append((CHARCONST, m.group(6), start, sp))
+            pos = end
+        elif k == 11:
+            append((DECLARE, ":=", start, sp))
+            pos = end
         else:
-            append((ERROR, "unrecognized character in action: %s" % _u(c), pos))
+            c = m.group(13)
+            if c == '"':
+                append((ERROR, "unterminated quoted string", start, sp))
+                return -1
+            if c == "`":
+                append((ERROR, "unterminated raw quoted string", start, sp))
+                return -1
+            if c == "'":
+                append((ERROR, "unterminated character constant", start, sp))
+                return -1
+            if c == ":":
+                append((ERROR, "expected :=", start, sp))
+                return -1
+            if ord(c) < 0x80 and c.isprintable():
+                append((CHAR, c, start, sp))
+                pos = end
+                continue
+            append((ERROR, "unrecognized character in action: %s" % _u(c), start, sp))
             return -1
+
+
+def _pad(toks):
+    """Repeat the final EOF/ERROR token so the parser may look ahead past it."""
+    toks.extend([toks[-1]] * 3)
+    return toks
 
 
 def _q(s):

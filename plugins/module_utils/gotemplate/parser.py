@@ -44,26 +44,21 @@ class Parser(object):
         self.i = 0
         self.hi = 0
         self.range_depth = 0
-        self.action_line = 0
+        self.action_pos = -1
         self.trees = {}
         self.scope = None
 
     # ------------------------------------------------------------ tokens
+    # Space runs are not tokens (see lexer), so "non space" variants are the plain ones.
     def next(self):
         i = self.i
-        toks = self.toks
-        if i >= len(toks):
-            i = len(toks) - 1
-        else:
-            self.i = i + 1
+        self.i = i + 1
         if i > self.hi:
             self.hi = i
-        return toks[i]
+        return self.toks[i]
 
     def peek(self):
         i = self.i
-        if i >= len(self.toks):
-            i = len(self.toks) - 1
         if i > self.hi:
             self.hi = i
         return self.toks[i]
@@ -71,16 +66,8 @@ class Parser(object):
     def backup(self, n=1):
         self.i -= n
 
-    def next_non_space(self):
-        tok = self.next()
-        while tok[0] == L.SPACE:
-            tok = self.next()
-        return tok
-
-    def peek_non_space(self):
-        tok = self.next_non_space()
-        self.backup()
-        return tok
+    next_non_space = next
+    peek_non_space = peek
 
     def line_of(self, pos):
         return self.text.count("\n", 0, pos) + 1
@@ -98,8 +85,9 @@ class Parser(object):
         if tok[0] == L.ERROR:
             extra = ""
             line = self.line_of(tok[2])
-            if self.action_line and self.action_line != line:
-                extra = " in action started at %s:%d" % (self.name, self.action_line)
+            action_line = self.line_of(self.action_pos) if self.action_pos >= 0 else 0
+            if action_line and action_line != line:
+                extra = " in action started at %s:%d" % (self.name, action_line)
                 if tok[1].endswith(" action"):
                     extra = extra[len(" in action"):]
             self.errorf("%s%s" % (tok[1], extra))
@@ -170,11 +158,11 @@ class Parser(object):
         if tok[0] == L.TEXT:
             return TextNode(tok[2], tok[1])
         if tok[0] == L.LEFT:
-            self.action_line = self.line_of(tok[2])
+            self.action_pos = tok[2]
             try:
                 return self.action()
             finally:
-                self.action_line = 0
+                self.action_pos = -1
         self.unexpected(tok, "input")
 
     def action(self):
@@ -303,9 +291,8 @@ class Parser(object):
             if v[0] != L.VAR:
                 break
             save = self.i
-            self.next_non_space()
-            after = self.peek()
-            nxt = self.peek_non_space()
+            self.next()
+            nxt = self.peek()
             if nxt[0] in (L.ASSIGN, L.DECLARE):
                 pipe.is_assign = nxt[0] == L.ASSIGN
                 self.next_non_space()
@@ -357,22 +344,25 @@ class Parser(object):
                 self.errorf("non executable command in pipeline stage %d" % (i + 2))
 
     def command(self):
-        cmd = CommandNode(self.peek_non_space()[2])
+        cmd = CommandNode(self.peek()[2])
+        args = cmd.args
         while True:
-            self.peek_non_space()
             op = self.operand()
             if op is not None:
-                cmd.args.append(op)
+                args.append(op)
             tok = self.next()
             t = tok[0]
-            if t == L.SPACE:
+            if t == L.RIGHT or t == L.RPAREN:
+                self.i -= 1
+                break
+            if t == L.PIPE:
+                break
+            if tok[3] and op is not None:
+                # Spaces separate this operand from the next one.
+                self.i -= 1
                 continue
-            if t in (L.RIGHT, L.RPAREN):
-                self.backup()
-            elif t != L.PIPE:
-                self.unexpected(tok, "operand")
-            break
-        if not cmd.args:
+            self.unexpected(tok, "operand")
+        if not args:
             self.errorf("empty command")
         return cmd
 
@@ -380,10 +370,13 @@ class Parser(object):
         node = self.term()
         if node is None:
             return None
-        if self.peek()[0] == L.FIELD:
-            chain = ChainNode(self.peek()[2], node)
-            while self.peek()[0] == L.FIELD:
-                chain.add(self.next()[1])
+        tok = self.peek()
+        if tok[0] == L.FIELD and not tok[3]:
+            chain = ChainNode(tok[2], node)
+            while tok[0] == L.FIELD and not tok[3]:
+                chain.add(tok[1])
+                self.i += 1
+                tok = self.peek()
             if isinstance(node, FieldNode):
                 return FieldNode(chain.pos, str(chain))
             if isinstance(node, VariableNode):
@@ -396,8 +389,12 @@ class Parser(object):
         return node
 
     def term(self):
-        tok = self.next_non_space()
-        t, val, pos = tok
+        i = self.i
+        tok = self.toks[i]
+        self.i = i + 1
+        if i > self.hi:
+            self.hi = i
+        t, val, pos = tok[0], tok[1], tok[2]
         if t == L.IDENT:
             if val not in self.funcs:
                 self.errorf("function %s not defined" % _q(val))

@@ -17,7 +17,7 @@ from .numfmt import format_g, format_g32
 from .resolve import resolve_plain, parse_go_int
 
 try:
-    from yaml import CParser as _CParser
+    from yaml._yaml import CParser as _CParser
 except ImportError:  # PyYAML without libyaml: same events, slower
     _CParser = None
 

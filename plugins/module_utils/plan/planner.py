@@ -6,6 +6,7 @@ only made when the client-side patch is not empty), so ``changed`` in check mode
 real run.
 """
 import base64
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 from ..kube.errors import ApiError, KubeError
@@ -14,6 +15,7 @@ from .manifest import (Resource, keeps_resource, ownership_problem, sort_resourc
 from .patch import drift, three_way, two_way
 
 STRATEGIES = ("chart-delta", "helm3", "server-side")
+_CONFLICT = re.compile(r'conflicts? with "([^"]+)"')
 _SERVER_META = ("resourceVersion", "generation", "managedFields", "creationTimestamp", "uid", "selfLink")
 
 
@@ -25,12 +27,13 @@ class Change:
     """What happens to one object. ``action``: create, patch, apply, replace, delete, unchanged, drift, keep."""
 
     __slots__ = ("action", "resource", "before", "after", "patch", "patch_type", "drift", "namespace", "crd",
-                 "body")
+                 "body", "force")
 
     def __init__(self, action, resource, namespace, before=None, after=None, patch=None, patch_type=None,
                  drift_paths=None, crd=False):
         self.action = action
         self.body = after  # the request body for create/apply/replace; ``after`` becomes the prediction
+        self.force = False  # server-side apply may take fields over (only from our own client-side manager)
         self.resource = resource
         self.namespace = namespace
         self.before = before
@@ -134,8 +137,18 @@ class Planner:
             if change.action == "replace":
                 return self.client.replace(body, ns, dry_run=True)
             if change.action == "apply":
+                try:
+                    return self.client.patch(res.api_version, res.kind, res.name, ns, body, "apply", dry_run=True,
+                                             force=self.force_conflicts)
+                except ApiError as exc:
+                    managers = set(_CONFLICT.findall(exc.message or ""))
+                    if not (exc.conflict and managers and managers <= {self.client.field_manager}):
+                        raise
+                # only "helm" (client-side, e.g. a Helm 3 style upgrade) holds the fields: take them over,
+                # as Helm 4 migrates its own client-side managed fields
+                change.force = True
                 return self.client.patch(res.api_version, res.kind, res.name, ns, body, "apply", dry_run=True,
-                                         force=self.force_conflicts)
+                                         force=True)
             return self.client.patch(res.api_version, res.kind, res.name, ns, change.patch, change.patch_type,
                                      dry_run=True)
         except ApiError as exc:
