@@ -212,6 +212,8 @@ files:
   elements: str
 """
 
+import traceback
+
 import yaml
 
 from ansible.module_utils.basic import AnsibleModule
@@ -246,6 +248,8 @@ def main():
         result, warnings = run_template(options)
     except TemplateError as exc:
         module.fail_json(msg=str(exc))
+    except Exception as exc:  # a defect of ours: a clear message, the traceback only with -vvv
+        module.fail_json(msg="template failed unexpectedly: %s" % exc, exception=traceback.format_exc())
     for warning in warnings:
         module.warn(warning)
     module.exit_json(changed=bool(result.get("files")) and not module.check_mode, **result)

@@ -117,13 +117,14 @@ def render_release(chart, name, namespace, values=None, values_files=(), set_val
     from ..chart.values import Capabilities, ReleaseOptions, to_render_values
     try:
         chart = _load(chart)
+        _check_installable(chart)
         config = merge_user_values(values, values_files, set_values)
         caps = Capabilities(kube_version=kube_version, api_versions=api_versions)
-        _check_kube_version(chart, caps)
         process_dependencies(chart, config)
         options = ReleaseOptions(name=name, namespace=namespace, revision=revision,
                                  is_install=is_install, is_upgrade=is_upgrade)
         top = to_render_values(chart, config, options, caps)
+        _check_kube_version(chart, caps)
         rendered = Engine(lookup=lookup).render(chart, top)
     except ValuesError as exc:
         raise RenderError(str(exc), kind="values")
@@ -149,6 +150,20 @@ def render_release(chart, name, namespace, values=None, values_files=(), set_val
 
 def _text(data):
     return data if isinstance(data, str) else data.decode("utf-8", "surrogateescape")
+
+
+def _check_installable(chart):
+    """What the helm CLI checks first: an application chart with its dependencies vendored."""
+    from ..chart.dependencies import check_dependencies
+    kind = chart.metadata.get("type") or "application"
+    if kind != "application":
+        raise RenderError("%s charts are not installable" % kind, kind="chart")
+    try:
+        check_dependencies(chart)
+    except Exception as exc:
+        raise RenderError("an error occurred while checking for chart dependencies. You may need "
+                          "to run `helm dependency build` to fetch missing dependencies: %s" % exc,
+                          kind="chart")
 
 
 def _check_kube_version(chart, caps):
