@@ -167,10 +167,18 @@ def main():
     _link_collection()
     sys.path.insert(0, os.path.join(ROOT, "scripts", "controlplane.d"))
     import cp_build  # noqa: E402
+    import cp_run  # noqa: E402
 
-    kubeconfig = subprocess.run([os.path.join(ROOT, "scripts", "controlplane"), "start"], check=True,
-                                capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    bins = cp_build.binaries()
+    was_running = bool(cp_run.running(cp_run.default_dir()))
+    kubeconfig = cp_run.start(cp_run.default_dir())["kubeconfig"]
+    try:
+        measure(args, kubeconfig, cp_build.binaries())
+    finally:
+        if not was_running:
+            cp_run.stop(cp_run.default_dir())
+
+
+def measure(args, kubeconfig, bins):
     work = tempfile.mkdtemp(prefix="helmless-bench-")
     env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH="%s:%s" % (COLLECTIONS, kubernetes_core()),
                KUBECONFIG=kubeconfig, HELM_PLUGINS=bins["helm-plugins"], ANSIBLE_STDOUT_CALLBACK="default",
