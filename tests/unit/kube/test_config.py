@@ -1,0 +1,59 @@
+"""Kubeconfig reading: contexts, credentials, relative paths, explicit overrides and clear errors."""
+import base64
+
+import pytest
+import yaml
+
+from ansible_collections.helmless.core.plugins.module_utils.kube.config import load_connection
+from ansible_collections.helmless.core.plugins.module_utils.kube.errors import KubeConfigError
+
+
+def _kubeconfig(tmp_path, **user):
+    doc = {"apiVersion": "v1", "kind": "Config", "current-context": "a",
+           "clusters": [{"name": "c1", "cluster": {"server": "https://one:6443", "certificate-authority": "ca.crt"}},
+                        {"name": "c2", "cluster": {"server": "https://two:6443", "insecure-skip-tls-verify": True}}],
+           "users": [{"name": "u", "user": user or {"token": "tok"}}],
+           "contexts": [{"name": "a", "context": {"cluster": "c1", "user": "u"}},
+                        {"name": "b", "context": {"cluster": "c2", "user": "u"}}]}
+    path = tmp_path / "config"
+    path.write_text(yaml.safe_dump(doc))
+    return str(path)
+
+
+def test_the_current_context_selects_server_ca_and_token(tmp_path):
+    conn = load_connection(_kubeconfig(tmp_path))
+    assert conn.host == "https://one:6443"
+    assert conn.ca_file == str(tmp_path / "ca.crt")
+    assert conn.verify and conn.authorization() == "Bearer tok"
+
+
+def test_an_explicit_context_and_options_override_the_kubeconfig(tmp_path):
+    conn = load_connection(_kubeconfig(tmp_path), context="b", api_key="other", validate_certs=True)
+    assert conn.host == "https://two:6443" and conn.verify
+    assert conn.authorization() == "Bearer other"
+    assert load_connection(_kubeconfig(tmp_path), context="b").verify is False
+
+
+def test_inline_certificate_data_is_written_to_private_files(tmp_path):
+    pem = b"-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n"
+    conn = load_connection(_kubeconfig(tmp_path, **{"client-certificate-data": base64.b64encode(pem).decode(),
+                                                    "client-key-data": base64.b64encode(b"key").decode()}))
+    with open(conn.cert_file, "rb") as fh:
+        assert fh.read() == pem
+    assert conn.authorization() is None
+
+
+def test_a_kubeconfig_given_as_a_dict_is_accepted(tmp_path):
+    doc = yaml.safe_load(open(_kubeconfig(tmp_path)))
+    assert load_connection(doc, context="b").host == "https://two:6443"
+
+
+def test_broken_kubeconfigs_fail_with_the_file_and_the_reason(tmp_path):
+    bad = tmp_path / "bad"
+    bad.write_text("clusters: [ {\n")
+    with pytest.raises(KubeConfigError, match="invalid kubeconfig %s" % bad):
+        load_connection(str(bad))
+    with pytest.raises(KubeConfigError, match="context 'nope' not found"):
+        load_connection(_kubeconfig(tmp_path), context="nope")
+    with pytest.raises(KubeConfigError, match="no such file|No such file"):
+        load_connection(str(tmp_path / "missing"))
