@@ -109,7 +109,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
     CONNECTION, RELEASE, argument_spec)
-from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, run_release
+from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, sensitive_values, run_release
 
 
 def main():
@@ -120,6 +120,7 @@ def main():
                             ("reuse_values", "reset_then_reuse_values")],
         supports_check_mode=True,
     )
+    module.no_log_values.update(sensitive_values(module.params.get("kubeconfig")))
     try:
         result, warnings = run_release(module.params, module.check_mode, module._diff)
     except ModuleFailure as exc:

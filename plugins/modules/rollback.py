@@ -60,7 +60,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
     CONNECTION, ROLLBACK, argument_spec)
-from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, run_rollback
+from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, sensitive_values, run_rollback
 
 
 def main():
@@ -69,6 +69,7 @@ def main():
         mutually_exclusive=[("wait_timeout", "timeout"), ("force", "server_side"), ("force", "force_conflicts")],
         supports_check_mode=True,
     )
+    module.no_log_values.update(sensitive_values(module.params.get("kubeconfig")))
     try:
         result, warnings = run_rollback(module.params, module.check_mode, module._diff)
     except ModuleFailure as exc:

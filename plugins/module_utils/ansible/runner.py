@@ -27,6 +27,28 @@ class ModuleFailure(Exception):
         self.result = result or {}
 
 
+_SENSITIVE = ("token", "password", "client-key-data", "client-certificate-data", "id-token", "refresh-token",
+              "access-token", "client-secret")
+
+
+def sensitive_values(kubeconfig):
+    """Credentials inside a kubeconfig given as a dict, to add to the module's no_log values."""
+    found = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in _SENSITIVE and isinstance(value, str) and value:
+                    found.add(value)
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+    walk(kubeconfig if isinstance(kubeconfig, (dict, list)) else None)
+    return found
+
+
 def parse_duration(text, default=300):
     """Go duration (``5m0s``, ``90s``) or plain seconds → seconds."""
     if text in (None, ""):

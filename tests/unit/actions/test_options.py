@@ -38,3 +38,11 @@ def test_timeouts_accept_go_durations_and_seconds(text, seconds):
 def test_a_malformed_duration_is_a_clear_error():
     with pytest.raises(ModuleFailure, match='invalid duration "5 minutes"'):
         parse_duration("5 minutes")
+
+
+def test_credentials_inside_an_inline_kubeconfig_are_collected_for_no_log():
+    from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import sensitive_values
+    config = {"users": [{"name": "u", "user": {"token": "t0k", "client-key-data": "a2V5"}}],
+              "clusters": [{"name": "c", "cluster": {"server": "https://x"}}]}
+    assert sensitive_values(config) == {"t0k", "a2V5"}
+    assert sensitive_values("/path/to/kubeconfig") == set()
