@@ -9,7 +9,7 @@ import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError
 
-from test_release_support import client_for, configmap, deployment, engine_for, job, literal_input, opts
+from test_release_support import client_for, configmap, engine_for, literal_input, opts
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 def _spawn(kubeconfig, namespace, scenario):
