@@ -28,7 +28,7 @@ def err(ctx, tree, node, msg, cause=None):
 
 
 class Func(object):
-    __slots__ = ("name", "fn", "nfixed", "variadic", "params", "vparam", "builtin")
+    __slots__ = ("name", "fn", "nfixed", "variadic", "params", "vparam", "builtin", "sig")
 
     def __init__(self, name, fn, builtin=None):
         self.name = name
@@ -45,6 +45,7 @@ class Func(object):
                 params = None
         self.params = params
         self.vparam = vparam or _INTERFACE
+        self.sig = (self.nfixed, self.variadic, params, self.vparam if params is not None else None)
 
 
 def _can_be_nil(ptype):
@@ -158,6 +159,105 @@ def _args(ctx, tree, ident, f, arg_nodes, arg_evs, dot, vars, final):
             final = validate(ctx, tree, errnode, final, ptype, False)
         argv.append(final)
     return argv
+
+
+def make_plan(tree, ident, f, arg_nodes, arg_evs):
+    """``plan(ctx, dot, vars, final) -> argv`` for calling ``f`` at one call site.
+
+    Arity is settled here once (both with and without a piped final value), and each
+    argument gets a converter for its Go parameter type, so a call does no inspection."""
+    n = len(arg_evs)
+    name = f.name
+
+    def arity_error(numin):
+        if f.variadic:
+            if numin < f.nfixed:
+                return "wrong number of args for %s: want at least %d got %d" % (name, f.nfixed, n)
+        elif numin != f.nfixed:
+            return "wrong number of args for %s: want %d got %d" % (name, f.nfixed, numin)
+        return None
+    bad_plain = arity_error(n)
+    bad_final = arity_error(n + 1)
+    params = f.params
+    if params is None:
+        convs = tuple(arg_evs)
+        final_check = None
+    else:
+        convs = tuple(_converter(tree, arg_nodes[i], arg_evs[i],
+                                 params[i] if i < f.nfixed else f.vparam) for i in range(n))
+        ptype = params[n] if n < f.nfixed else f.vparam
+        final_check = None
+        if ptype != _INTERFACE:
+            errnode = arg_nodes[-1] if arg_nodes else ident
+            check = _CHECKS.get(ptype)
+
+            def final_check(ctx, v):
+                if v is not None and (check is None or check(v)):
+                    return v
+                return validate(ctx, tree, errnode, v, ptype, False)
+
+    def plan(ctx, dot, vars, final):
+        if final is MISSING:
+            if bad_plain is not None:
+                raise err(ctx, tree, ident, bad_plain)
+            return [c(ctx, dot, vars) for c in convs]
+        if bad_final is not None:
+            raise err(ctx, tree, ident, bad_final)
+        argv = [c(ctx, dot, vars) for c in convs]
+        argv.append(final if final_check is None else final_check(ctx, final))
+        return argv
+    if n == 1 and final_check is None:
+        c0 = convs[0]
+
+        def plan1(ctx, dot, vars, final):
+            if final is MISSING:
+                if bad_plain is not None:
+                    raise err(ctx, tree, ident, bad_plain)
+                return (c0(ctx, dot, vars),)
+            if bad_final is not None:
+                raise err(ctx, tree, ident, bad_final)
+            return (c0(ctx, dot, vars), final)
+        return plan1
+    if n == 2 and final_check is None:
+        c0, c1 = convs
+
+        def plan2(ctx, dot, vars, final):
+            if final is MISSING:
+                if bad_plain is not None:
+                    raise err(ctx, tree, ident, bad_plain)
+                return (c0(ctx, dot, vars), c1(ctx, dot, vars))
+            if bad_final is not None:
+                raise err(ctx, tree, ident, bad_final)
+            return (c0(ctx, dot, vars), c1(ctx, dot, vars), final)
+        return plan2
+    return plan
+
+
+def _converter(tree, node, ev, ptype):
+    """``conv(ctx, dot, vars)`` evaluating one argument for a parameter of type ``ptype``."""
+    if ptype == _INTERFACE:
+        return ev
+    if isinstance(node, (N.StringNode, N.NumberNode, N.BoolNode, N.NilNode)):
+        def literal(ctx, dot, vars):
+            return typed_value(ctx, tree, node, ev, ptype, dot, vars)
+        return literal
+    raw = isinstance(node, (N.FieldNode, N.ChainNode)) or (
+        isinstance(node, N.VariableNode) and (len(node.ident) > 1 or node.elem))
+    check = _CHECKS.get(ptype)
+    if check is None:
+        def nilcheck(ctx, dot, vars):
+            v = ev(ctx, dot, vars)
+            if v is None:
+                return validate(ctx, tree, node, v, ptype, raw)
+            return v
+        return nilcheck
+
+    def checked(ctx, dot, vars):
+        v = ev(ctx, dot, vars)
+        if v is not None and check(v):
+            return v
+        return validate(ctx, tree, node, v, ptype, raw)
+    return checked
 
 
 def _invoke(ctx, tree, node, name, fn, argv):

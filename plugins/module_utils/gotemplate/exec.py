@@ -8,7 +8,8 @@ the parser assigned.  Go's behaviours follow exec.go; the "at <node>" of each er
 the node Go's ``s.at`` would have recorded.
 """
 from . import nodes as N
-from .calls import MISSING, call_function, call_method, typed_value, err
+from .calls import MISSING, call_function, call_method, make_plan, typed_value, err
+from .errors import TemplateError
 from .fmt import _fmt_arg, _PLAIN, format_value, sort_keys
 from .values import GoStruct
 
@@ -486,9 +487,24 @@ class _Compiler(object):
                     v = final
                 return v
             return run_logic
+        plans = {}
+
         def run_call(ctx, dot, vars, final=MISSING):
             f = ctx.funcs.get(name) or ctx.ts.resolve(name, ctx, tree, ident)
-            return call_function(ctx, tree, cmd, ident, f, arg_nodes, arg_evs, dot, vars, final)
+            if f.builtin is not None and (f.builtin == "call" or f.builtin == "len"):
+                return call_function(ctx, tree, cmd, ident, f, arg_nodes, arg_evs, dot, vars, final)
+            plan = plans.get(f.sig)
+            if plan is None:
+                plan = plans[f.sig] = make_plan(tree, ident, f, arg_nodes, arg_evs)
+            argv = plan(ctx, dot, vars, final)
+            try:
+                return f.fn(*argv)
+            except TemplateError as exc:
+                raise err(ctx, tree, cmd, "error calling %s" % name, exc)
+            except RecursionError:
+                raise
+            except Exception as exc:
+                raise err(ctx, tree, cmd, "error calling %s: %s" % (name, exc))
         return run_call
 
 

@@ -75,8 +75,7 @@ class TemplateSet(object):
         key = (name, text)
         hit = _PARSE_CACHE.get(key)
         funcs = self._funcs
-        if hit is not None and hit[1] == ("break" in funcs, "continue" in funcs) and \
-                all(f in funcs for f in hit[2]):
+        if hit is not None and hit[1] == ("break" in funcs, "continue" in funcs) and hit[2].issubset(funcs):
             trees = hit[0]
         else:
             trees = _parse(name, text, funcs)
