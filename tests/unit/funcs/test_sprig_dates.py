@@ -45,6 +45,8 @@ CASES = (
         'durationRound "1.5ms"', 'durationRound "1h1m1s1ms1us1ns"',
         'dateModify "1.000000001s" %s' % T, 'dateModify "1us" %s' % T, 'dateModify "1µs" %s' % T,
         'dateModify "3ms" %s' % T, 'dateModify "-1.5ms" %s' % T,
+        'toPrettyJson (dict "t" %s "v" (semver "v1.2"))' % T, 'toRawJson (list %s)' % T,
+        'mustToRawJson (toDate "2006" "junk")',
     ]
 )
 

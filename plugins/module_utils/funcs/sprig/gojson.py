@@ -65,9 +65,9 @@ def json_marshal(v, html=True, indent=None, _level=0):
     if isinstance(v, bytes):
         return '"' + base64.b64encode(v).decode() + '"'
     if isinstance(v, GoStruct):
-        to_json = getattr(v, "go_json", None)
-        if to_json is not None:
-            return to_json()
+        as_json = getattr(v, "go_json_value", None)
+        if as_json is not None:
+            return json_marshal(as_json(), html, indent, _level)
         items = [(f, v.go_field(f)) for f in v.GO_FIELDS]
         return _json_obj(items, html, indent, _level)
     if isinstance(v, (list, tuple)):

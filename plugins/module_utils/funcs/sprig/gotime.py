@@ -177,8 +177,9 @@ class Time(GoStruct):
     def go_equal(self, o):
         return (self.sec, self.nsec, self.loc.name) == (o.sec, o.nsec, o.loc.name)
 
-    def go_json(self):
-        return '"' + self.Format("2006-01-02T15:04:05.999999999Z07:00") + '"'
+    def go_json_value(self):
+        """MarshalJSON: RFC 3339 with nanoseconds, as a string."""
+        return self.Format("2006-01-02T15:04:05.999999999Z07:00")
 
 
 _400Y = 146097 * 86400

@@ -143,9 +143,9 @@ class Version(GoStruct):
         return (self.major, self.minor, self.patch, self.pre, self.meta, self.original) == \
             (o.major, o.minor, o.patch, o.pre, o.meta, o.original)
 
-    def go_json(self):
-        from .gojson import json_string
-        return json_string(self.String())
+    def go_json_value(self):
+        """MarshalJSON: a Version marshals as its String()."""
+        return self.String()
 
 
 def _cmp(a, b):
