@@ -54,6 +54,7 @@ CASES = [
     'regexFindAll "[\\\\p{Nd}]+" "a1٢3" -1', 'regexFindAll "(?i)[a-c]+" "xAbCx" -1',
     'regexFindAll "(?i:a)b" "AB ab Ab aB" -1', 'regexFindAll "a(?i)b|c" "aB C" -1',
     'regexFindAll "[\\\\x{41}-\\\\x{43}]+" "ABCD" -1', 'regexFindAll "\\\\.\\\\+\\\\-" ".+-" -1',
+    'regexFindAll `\\Qab\\E+` "abbb abab" -1', 'regexFindAll `x\\Q\\E*` "xx" -1', 'regexFindAll `\\Qa.b` "a.b axb" -1',
 ]
 
 

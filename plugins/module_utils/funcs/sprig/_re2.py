@@ -132,6 +132,15 @@ class _Parser(object):
             if atom is None:
                 # a bare flag group such as (?i): applies to the rest of this group
                 continue
+            if isinstance(atom, list):
+                # \Q...\E: separate literals, so a repetition applies to the last one
+                if not atom:
+                    # empty \Q\E: a following repetition applies to the previous item
+                    if items and self.i < len(self.s) and self.s[self.i] in "*+?{":
+                        items.append(self.repeat(items.pop(), start))
+                    continue
+                items.extend(atom[:-1])
+                atom = atom[-1]
             items.append(self.repeat(atom, start))
         return "".join(items)
 
@@ -285,7 +294,7 @@ class _Parser(object):
             end = s.find("\\E", self.i)
             lit = s[self.i:] if end < 0 else s[self.i:end]
             self.i = len(s) if end < 0 else end + 2
-            return "".join(self.wrap(re.escape(ch), "i") for ch in lit)
+            return [self.wrap(re.escape(ch), "i") for ch in lit]
         self.i = start
         ranges = self.class_escape()
         if ranges is not None:
