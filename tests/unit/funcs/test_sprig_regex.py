@@ -58,6 +58,15 @@ CASES = [
 ]
 
 
+SYNTAX = [r"(?i)a(?-i)b", r"[[:word:]]+", r"[^\D]+", r"[^\pN]+", r"(?s:.)+", r"a{0}b", r"a{,}", r"a{1,1000}",
+          r"x{1001,}", r"\x{110000}", r"[\x{10FFFF}]", r"(?U)a*?", r"^*", r"$+", r"\b*",
+          r"(?:)+", r"a|", r"|", r"(|a)+", r"[]a]+", r"[^]a]+", r"[a-\d]", r"[\d-z]+", r"\_", r"\-", r"\ ",
+          r"\é", r"a{2}{3}", r"a**?", r"(?i)Σ+", r"[[:^space:]]+", r"(?m)^$", r"\Aab\z", r"(a)|(b)", r"(?P<x>a)|b",
+          r"[a-c-e]+", r"[-a]+", r"[a-]+", r"\01", r"\07", r"\8", r"[\b]", r"\pZ", r"\p{^L}+", r"\PL+",
+          r"[\p{Lu}\d]+", r"(?i)[k-m]+", r"\x", r"\x4", r"\x{}", r"[\Q]\E]", r"(?sm).$", r"a{1}?b", r"(?:a|b)*c"]
+CASES += [f"mustRegexFindAll `{p}` \"xaAbB Σσς 12 ]a-z_  k\\nK\\n\" -1" for p in SYNTAX]
+
+
 @pytest.fixture(scope="module")
 def expected(tmp_path_factory):
     return oracle_render(tmp_path_factory.mktemp("regex"), CASES)
