@@ -1,13 +1,25 @@
 """Post-rendering between render and plan (SPEC §6): executables, native kustomize, exec plugins.
 
-``run(manifest_text, renderers)`` takes Helm's rendered stream (``---`` documents, each
-optionally preceded by ``# Source: <template path>``) and applies the ``post_renderer`` list
-in order.  As Helm 4 does, every document's source is carried through the renderers in the
-annotation ``postrenderer.helm.sh/postrender-filename`` (so an executable sees it, exactly as
-with ``helm --post-renderer``), then taken off again and written back as the ``# Source:``
-comment; an object a renderer created gets ``generated-by-postrender-<index>.yaml``.
-``run_files`` is the same over Helm's {template path: text} map (annotateAndMerge /
-splitAndDeannotate).
+``run(manifest_text, renderers, enable_plugins=False, cwd=None)`` applies the user's
+``post_renderer`` list in order.  Each item is one of
+
+- an executable: a path string or ``{exec: path, args: [...]}`` (Helm's contract: the whole
+  stream on stdin, the new stream on stdout; a bare name is looked up on PATH, a relative
+  path against ``cwd``);
+- ``{kustomize: {...}}``: kustomize v5.5's built-in generators and transformers, natively
+  (see ``kustomize.SUPPORTED`` for the fields), in kustomize's order;
+- a kustomize exec-plugin config (an object with apiVersion/kind, or the path of a YAML file
+  holding one or more) run as a *transformer*, or ``{generators: [...], transformers: [...]}``
+  listing configs (objects or file paths) to run as generators and then transformers - in
+  kustomize a config means whatever list it is listed under, so the wrapper says which.
+  Plugins only run with ``enable_plugins=True``.
+
+Helm 4 post-renders templates and hooks together and tracks each document's template in the
+annotation ``postrenderer.helm.sh/postrender-filename``: ``run`` turns every ``# Source:``
+comment into that annotation (renderers see it, as with ``helm --post-renderer``), and back
+into a ``# Source:`` comment afterwards; objects a renderer created are named
+``generated-by-postrender-<index>.yaml``.  ``run_files`` does the same over Helm's
+{template path: text} map (annotateAndMerge / splitAndDeannotate).
 """
 import os
 import re

@@ -22,8 +22,7 @@ def _select(cands, old, referrer, subject_ns=None):
     if subject_ns is not None:
         found = [c for c in found if not subject_ns or subject_ns in (c.orig_ns, c.namespace)]
     elif not referrer.cluster_scoped:
-        found = [c for c in found if c.cluster_scoped or c.kind == "ServiceAccount"
-                 or ns_equal(referrer.namespace, c.namespace)]
+        found = [c for c in found if c.cluster_scoped or ns_equal(referrer.namespace, c.namespace)]
     if len({(c.name, c.namespace) for c in found}) > 1:
         raise PostRenderError("found multiple possible referrals for %s %r in %s: %s" % (
             found[0].kind, old, referrer.ident(), ", ".join(c.ident() for c in found)))

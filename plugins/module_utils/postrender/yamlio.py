@@ -1,9 +1,11 @@
 """YAML in and out of the post-render pipeline.
 
-All parsing goes through ``load_all``/``dump_all`` so that switching to the collection's own
-``goyaml`` package is a one-line change.  Until then PyYAML is used with YAML 1.2 core scalar
-resolution (what kustomize's yaml.v3 does: ``yes``/``on`` stay strings, no timestamps) and
-the default 1.1 dumper, which quotes every string a 1.1 reader could misread.
+kustomize and Helm 4's post-render step (kio.ParseAll / kio.StringAll) read and write with
+yaml.v3: ``yes``/``on``/``y`` stay strings, integers stay integers, timestamps stay strings.
+``goyaml.load_all`` is sigs.k8s.io/yaml (go-yaml v2 typing plus a JSON round trip), which
+would turn ``yes`` into true and every number into a float, so this module keeps yaml.v3
+typing on PyYAML's C parser instead.  All parsing and emitting goes through ``load_all`` /
+``dump_all`` here, so swapping the backend stays a change to this file only.
 """
 import re
 

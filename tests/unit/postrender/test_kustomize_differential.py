@@ -9,7 +9,7 @@ import pytest
 
 from kustomize_oracle import CORPUS, assert_same_objects, chart_manifest, kubectl_kustomize, ours
 
-MEDIUM = ["bitnami-redis", "cert-manager", "grafana", "ingress-nginx", "jenkins", "metrics-server",
+MEDIUM = ["bitnami-redis", "cert-manager", "grafana", "ingress-nginx", "istiod", "jenkins", "metrics-server",
           "podinfo", "prometheus", "vault", "opentelemetry-kube-stack"]
 
 TRANSFORMERS = {
