@@ -9,13 +9,13 @@ are strings, numbers float64); ``to_yaml`` is ``sigs.k8s.io/yaml.Marshal``,
 from .errors import YAMLError
 from .loader import iter_documents, convert_error
 from .dump import to_yaml, to_yaml_pretty
-from .gojson import JSONError, decode as _json_decode, kind_name as _kind, to_json as _to_json
+from .gojson import JSONError, NilMap, NilList, decode as _json_decode, kind_name as _kind, to_json as _to_json
 from .gotoml import to_toml, from_toml
 
 __all__ = [
     "load", "load_values", "load_all", "to_yaml", "to_yaml_pretty", "to_json", "from_json",
     "from_json_array", "from_yaml", "from_yaml_array", "to_toml", "from_toml", "merge_maps",
-    "YAMLError", "JSONError",
+    "YAMLError", "JSONError", "NilMap", "NilList",
 ]
 
 _MAP_TYPE = "map[string]interface {}"
@@ -148,29 +148,34 @@ def to_json(value):
 
 
 def _json_unmarshal(text, target):
+    """``json.Unmarshal(text, &target)``: (value, error text or None); JSON null is nil."""
     try:
-        value = _json_decode(text)
-    except JSONError as err:
-        return None, str(err)
+        value, err = _json_decode(text)
+    except JSONError as exc:
+        return None, str(exc)
     if value is None:
-        return None, None
+        return (NilMap() if target == _MAP_TYPE else NilList()), None
     want = dict if target == _MAP_TYPE else list
     if not isinstance(value, want):
         return None, "json: cannot unmarshal %s into Go value of type %s" % (_kind(value), target)
-    return value, None
+    return value, err
 
 
 def from_json(text):
-    """Helm's ``fromJson``: a dict, or ``{"Error": msg}``."""
+    """Helm's ``fromJson``: a dict; on error ``{"Error": msg}`` (plus what Go decoded).
+
+    JSON ``null`` gives a :class:`NilMap` (prints ``map[]``, re-marshals to ``null``).
+    """
     value, err = _json_unmarshal(text, _MAP_TYPE)
     if err is not None:
-        return {"Error": err}
-    return value if value is not None else {}
+        value = value if isinstance(value, dict) else {}
+        value["Error"] = err
+    return value
 
 
 def from_json_array(text):
-    """Helm's ``fromJsonArray``: a list, or ``[msg]``."""
+    """Helm's ``fromJsonArray``: a list, or ``[msg]`` on error; ``null`` gives NilList."""
     value, err = _json_unmarshal(text, _LIST_TYPE)
     if err is not None:
         return [err]
-    return value if value is not None else []
+    return value

@@ -5,7 +5,7 @@ import re
 from ..gotemplate.values import GoStruct
 from .emitter import Emitter
 from .errors import YAMLError
-from .gojson import struct_value
+from .gojson import struct_value, NilMap, NilList
 from .numfmt import format_g, format_json
 
 _INT_TEXT = re.compile(r"^-?[0-9]+$")
@@ -36,6 +36,8 @@ def v2_number(v):
 
 class _V2(Emitter):
     """sigs.k8s.io/yaml.Marshal: json.Marshal, yaml.v2 Unmarshal, yaml.v2 Marshal."""
+
+    nil_types = (NilMap, NilList)
 
     def format_scalar(self, v):
         if v is None:

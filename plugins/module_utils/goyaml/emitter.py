@@ -150,6 +150,8 @@ def analyze(s, v3=False):
 class Emitter(object):
     """Writes one document; ``v3`` selects yaml.v3's layout rules."""
 
+    nil_types = ()
+
     def __init__(self, v3=False):
         self.v3 = v3
         self.best_width = (1 << 31) - 1 if v3 else 80
@@ -196,6 +198,8 @@ class Emitter(object):
         self.simple_key_context = simple_key
         if isinstance(v, str):
             self.string(self.prep_str(v))
+        elif type(v) in self.nil_types:
+            self.scalar("null", PLAIN)
         elif isinstance(v, dict):
             if not v:
                 self.write_indicator("{", True, True, False)

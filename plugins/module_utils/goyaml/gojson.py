@@ -18,6 +18,14 @@ class JSONError(ValueError):
     """json.Marshal / json.Unmarshal failed; ``str()`` is Go's error text."""
 
 
+class NilMap(dict):
+    """A nil ``map[string]interface{}``: prints ``map[]`` but marshals to JSON ``null``."""
+
+
+class NilList(list):
+    """A nil ``[]interface{}``: prints ``[]`` but marshals to JSON ``null``."""
+
+
 _HTML = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
 _HTML_MAP = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
@@ -43,7 +51,7 @@ def struct_value(v):
 
 
 def _encode(v, parts):
-    if v is None:
+    if v is None or type(v) is NilMap or type(v) is NilList:
         parts.append("null")
     elif v is True:
         parts.append("true")
@@ -110,6 +118,12 @@ _SURR = re.compile("[\ud800-\udfff]")
 
 
 def _go_quote_char(c):
+    if ord(c) > 0x7F:
+        # Go reports the offending byte: the first byte of the UTF-8 sequence.
+        c = chr(c.encode("utf-8", "surrogatepass")[0])
+        if ord(c) < 0xA0:
+            return "'\\u%04x'" % ord(c)
+        return "'" + c + "'"
     if c == "'":
         return "'\\''"
     if c == '"':
@@ -287,14 +301,32 @@ _KIND = {dict: "object", list: "array", str: "string", float: "number", bool: "b
 
 
 def decode(text):
-    """``json.Unmarshal`` into ``interface{}``: numbers float64. Raises JSONError."""
+    """``json.Unmarshal`` into ``interface{}``: numbers float64.
+
+    Returns ``(value, error)``: like Go, a number out of float64 range does not stop
+    decoding (its field becomes nil) but is reported.  Syntax errors raise JSONError.
+    """
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode("utf-8", "replace")
+    errors = []
+
+    def number(s):
+        f = float(s)
+        if f in (_INF, _NINF):
+            if not errors:
+                errors.append("json: cannot unmarshal number %s into Go value of type float64" % s)
+            return None
+        return f
+
     try:
-        return json.loads(text, parse_int=float, parse_constant=_reject_constant)
+        value = json.loads(text, parse_int=number, parse_float=number, parse_constant=_reject_constant)
     except (ValueError, RecursionError):
         err = syntax_error(text)
         raise JSONError(err or "json: invalid input")
+    return value, (errors[0] if errors else None)
+
+
+_INF, _NINF = float("inf"), float("-inf")
 
 
 def kind_name(v):

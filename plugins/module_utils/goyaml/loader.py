@@ -29,8 +29,9 @@ _DOC_START, _DOC_END, _STREAM_END = _ev.DocumentStartEvent, _ev.DocumentEndEvent
 _T = "tag:yaml.org,2002:"
 _STR, _BINARY, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP, _MERGE = (
     _T + n for n in ("str", "binary", "int", "float", "bool", "null", "timestamp", "merge"))
-_RESOLVABLE = frozenset(("", _STR, _INT, _FLOAT, _BOOL, _TIMESTAMP))
+_RESOLVABLE = frozenset(("", _STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP))
 _NOKEY = object()
+_INF, _NINF = float("inf"), float("-inf")
 _MERGEKEY = object()
 
 
@@ -60,10 +61,10 @@ def _tag_of(raw):
     return _STR
 
 
-def go_sharp_v(v):
+def go_sharp_v(v, top=True):
     """Go's ``%#v`` for decoded YAML values (used in Go's error texts)."""
     if v is None:
-        return "interface {}(nil)"
+        return "<nil>" if top else "interface {}(nil)"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
@@ -73,10 +74,10 @@ def go_sharp_v(v):
     if isinstance(v, str):
         return _go_quote(v)
     if isinstance(v, list):
-        return "[]interface {}{" + ", ".join(go_sharp_v(x) for x in v) + "}"
+        return "[]interface {}{" + ", ".join(go_sharp_v(x, False) for x in v) + "}"
     if isinstance(v, dict):
         return "map[interface {}]interface {}{" + ", ".join(
-            "%s:%s" % (go_sharp_v(k), go_sharp_v(x)) for k, x in sorted(v.items())) + "}"
+            "%s:%s" % (go_sharp_v(k, False), go_sharp_v(x, False)) for k, x in sorted(v.items())) + "}"
     return repr(v)
 
 
@@ -102,10 +103,8 @@ def _go_quote(s):
 
 def _resolve_tagged(tag, value, plain):
     """go-yaml v2 ``resolve(tag, value)`` for a scalar; returns the raw Go value."""
-    if tag is None or tag == "!":
-        if not plain:
-            return value
-        return resolve_plain(value)
+    if tag is None:
+        return resolve_plain(value) if plain else value
     if tag == _BINARY:
         try:
             data = base64.b64decode(value.replace("\n", "").replace(" ", ""), validate=True)
@@ -157,31 +156,34 @@ class _Decoder(object):
         if self.late is None:
             self.late = msg
 
-    def _value(self, raw):
-        """A raw scalar as JSON round-trip makes it: numbers float64, NaN/Inf fail."""
+    @staticmethod
+    def _value(raw):
+        """A raw scalar as the JSON round trip makes it: numbers become float64."""
         if isinstance(raw, int) and not isinstance(raw, bool):
             return float(raw)
-        if isinstance(raw, float) and (raw != raw or raw in (float("inf"), float("-inf"))):
-            self._late("json: unsupported value: " + format_g(raw))
         return raw
 
-    def _key(self, raw, value):
+    def _check(self, value):
+        """json.Marshal refuses NaN and ±Inf values (keys were stringified before)."""
+        if value != value or value in (_INF, _NINF):
+            self._late("json: unsupported value: " + format_g(value))
+
+    @staticmethod
+    def _key(raw):
+        """sigs.k8s.io/yaml's key conversion; a tuple (error prefix,) for unsupported keys."""
         if isinstance(raw, str):
             return raw
         if isinstance(raw, bool):
             return "true" if raw else "false"
         if isinstance(raw, int):
             if raw > (1 << 63) - 1:
-                self._late("unsupported map key of type: uint64, key: %s, value: %s"
-                           % (hex(raw), go_sharp_v(value)))
+                return ("unsupported map key of type: uint64, key: %s, value: " % hex(raw),)
             return str(raw)
         if isinstance(raw, float):
             s = format_g32(raw)
             return {"+Inf": ".inf", "-Inf": "-.inf", "NaN": ".nan"}.get(s, s)
         if raw is None:
-            self._late("unsupported map key of type: %%!s(<nil>), key: <nil>, value: %s"
-                       % go_sharp_v(value))
-            return "null"
+            return ("unsupported map key of type: %!s(<nil>), key: <nil>, value: ",)
         raise _Fail("invalid map key: %s" % go_sharp_v(raw))
 
     def document(self):
@@ -241,19 +243,28 @@ class _Decoder(object):
             else:
                 continue
             if not stack:
+                if type(value) is float:
+                    self._check(value)
                 result = value
                 continue
             top = stack[-1]
             container = top[0]
             if type(container) is list:
+                if type(value) is float:
+                    self._check(value)
                 container.append(value)
             elif top[3] is _NOKEY:
-                top[3] = self._key(raw, value) if not isinstance(raw, (dict, list)) else self._key_container(raw)
+                top[3] = self._key(raw) if not isinstance(raw, (dict, list)) else self._key_container(raw)
             elif top[3] is _MERGEKEY:
                 top[3] = _NOKEY
                 self._merge(container, value)
             else:
-                container[top[3]] = value
+                if type(value) is float:
+                    self._check(value)
+                if type(top[3]) is tuple:
+                    self._late(top[3][0] + go_sharp_v(raw))
+                else:
+                    container[top[3]] = value
                 top[3] = _NOKEY
 
     def _key_container(self, raw):
@@ -297,7 +308,7 @@ def _drain(parser):
 def _text(text):
     if isinstance(text, (bytes, bytearray)):
         try:
-            return bytes(text).decode("utf-8")
+            text = bytes(text).decode("utf-8")
         except UnicodeDecodeError:
             raise YAMLError("yaml: invalid leading UTF-8 octet")
     return text

@@ -47,17 +47,19 @@ def render_batch(key, values_text, templates):
 
 
 def render_values(key, values, funcs):
-    """Apply each Go template function to each value: {(index, func): output}."""
+    """Apply each Go template function (or ``expr %s`` pattern) to each value: {(index, func): output}."""
     if key not in _CACHE:
         parts = []
         templates = {}
         for i, v in enumerate(values):
             parts.append('"c%04d": %s' % (i, json_as_yaml(v)))
-            for f in funcs:
-                templates["t%04d-%s.txt" % (i, f)] = "{{ %s .Values.c%04d }}" % (f, i)
+            for j, f in enumerate(funcs):
+                expr = f % (".Values.c%04d" % i) if "%s" in f else "%s .Values.c%04d" % (f, i)
+                templates["t%04d-%d.txt" % (i, j)] = "{{ %s }}" % expr
         text = "{" + ",\n".join(parts) + "}\n"
         out = render_batch(key + "/raw", text, templates)
-        _CACHE[key] = {(i, f): out["t%04d-%s.txt" % (i, f)] for i in range(len(values)) for f in funcs}
+        _CACHE[key] = {(i, f): out["t%04d-%d.txt" % (i, j)] for i in range(len(values))
+                       for j, f in enumerate(funcs)}
     return _CACHE[key]
 
 
