@@ -142,10 +142,8 @@ def render_release(chart, name, namespace, values=None, values_files=(), set_val
     if show_only:
         hooks, manifests = _show_only(hooks, manifests, show_only)
     manifest = assemble(manifests, crds if include_crds else ())
-    from .. import goyaml
-    resources = [goyaml.load(m.content) for m in manifests]
-    return RenderResult(rendered, manifest, hooks, notes, crds,
-                        [r for r in resources if r is not None], config, chart, manifests)
+    resources = [m.obj for m in manifests if m.obj is not None]
+    return RenderResult(rendered, manifest, hooks, notes, crds, resources, config, chart, manifests)
 
 
 def _text(data):

@@ -10,7 +10,8 @@ import re
 SOURCE_HEADER = "---\n# Source: %s\n%s\n"
 
 # Go's regexp ``\s`` is [\t\n\f\r ]: no \v, unlike Python's.
-_SEP = re.compile(r"(?:^|[\t\n\f\r ]*\n)---[\t\n\f\r ]*")
+_GO_SPACE = "\t\n\f\r "
+_WS = re.compile(r"[\t\n\f\r ]*")
 # strings.TrimLeftFunc(s, unicode.IsSpace) / strings.TrimSpace
 _UNICODE_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007" \
     "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -74,14 +75,15 @@ class Head(object):
 
 
 class Manifest(object):
-    """One non-hook document: the template path it came from, its text, its head."""
+    """One non-hook document: the template path it came from, its text, its head, the object."""
 
-    __slots__ = ("name", "content", "head")
+    __slots__ = ("name", "content", "head", "obj")
 
-    def __init__(self, name, content, head):
+    def __init__(self, name, content, head, obj=None):
         self.name = name
         self.content = content
         self.head = head
+        self.obj = obj
 
     def __repr__(self):
         return "Manifest(%r, kind=%r)" % (self.name, self.head.kind)
@@ -120,10 +122,34 @@ class Hook(object):
         return "Hook(%r, %r, events=%r, weight=%r)" % (self.kind, self.name, self.events, self.weight)
 
 
+def _go_split(text):
+    """``regexp.MustCompile(`(?:^|\\s*\\n)---\\s*`).Split(text, -1)`` without the regex.
+
+    Python's backtracking makes that regex quadratic over indentation; the earliest match
+    for each ``\\n---`` starts where the whitespace run before it starts.
+    """
+    pieces = []
+    beg = pos = 0
+    if text.startswith("---"):
+        pieces.append("")
+        beg = pos = _WS.match(text, 3).end()
+    while True:
+        q = text.find("\n---", pos)
+        if q < 0:
+            break
+        start = q
+        while start > pos and text[start - 1] in _GO_SPACE:
+            start -= 1
+        pieces.append(text[beg:start])
+        beg = pos = _WS.match(text, q + 4).end()
+    pieces.append(text[beg:])
+    return pieces
+
+
 def split_manifests(big_file):
     """Helm 4's SplitManifests: documents in file order (left-trimmed, trailing space kept)."""
     docs = []
-    for doc in _SEP.split(big_file.lstrip(_UNICODE_SPACE)):
+    for doc in _go_split(big_file.lstrip(_UNICODE_SPACE)):
         if not doc.strip(_UNICODE_SPACE):
             continue
         docs.append(doc.lstrip(_UNICODE_SPACE))
@@ -174,7 +200,11 @@ def parse_head(text, load_yaml=_load_yaml):
     Raises ``ValueError`` with Go's message when the document is not YAML or a field has
     the wrong shape (e.g. a list where a string belongs).
     """
-    doc = load_yaml(text)
+    return head_of(load_yaml(text))
+
+
+def head_of(doc):
+    """The Head of an already decoded document (see :func:`parse_head`)."""
     if doc is None:
         return Head()
     if not isinstance(doc, dict):
@@ -244,12 +274,13 @@ def sort_manifests(files, order=INSTALL_ORDER, load_yaml=_load_yaml):
             continue
         for doc in split_manifests(content):
             try:
-                head = parse_head(doc, load_yaml)
+                obj = load_yaml(doc)
+                head = head_of(obj)
             except Exception as exc:  # goyaml.YAMLError or a decode error, reported as Helm does
                 raise ManifestError("YAML parse error on %s: %s" % (path, _yaml_error_text(exc)))
             annotations = head.annotations or {}
             if HOOK_ANNOTATION not in annotations:
-                generic.append(Manifest(path, doc, head))
+                generic.append(Manifest(path, doc, head, obj))
                 continue
             events = []
             for event in _annotation_values(annotations, HOOK_ANNOTATION):
