@@ -10,7 +10,7 @@ from ansible_collections.helmless.core.plugins.module_utils.gotemplate import Te
 from ansible_collections.helmless.core.plugins.module_utils.render.engine import base_funcs
 
 MODULES = ["test_sprig_strings", "test_sprig_data", "test_sprig_regex", "test_sprig_semver",
-           "test_sprig_edges", "test_sprig_conversions", "test_sprig_dates"]
+           "test_sprig_edges", "test_sprig_conversions", "test_sprig_dates", "test_sprig_merge"]
 
 
 def _render(funcs, case, values):
