@@ -4,6 +4,7 @@ wildcards, ``~``/``^``, and the rule that prerelease versions only satisfy const
 that carry a prerelease themselves.
 """
 import re
+from functools import lru_cache
 
 from ._go import gofunc, go_quote
 from ...gotemplate.values import GoStruct
@@ -320,16 +321,18 @@ def _rewrite_range(text):
     return out
 
 
+@lru_cache(maxsize=512)
 def parse_constraints(text):
-    """semver.NewConstraint: a list of OR groups, each a list of AND constraints."""
+    """semver.NewConstraint: OR groups, each a tuple of AND constraints (immutable, so
+    charts that test the same constraint on every render parse it once)."""
     text = _rewrite_range(text)
     groups = []
     for part in text.split("||"):
         if not _VALID.match(part):
             raise SemverError("improper constraint: %s" % go_quote(part))
         found = [m.group(0) for m in _FIND.finditer(part)] or [part]
-        groups.append([_Constraint(s) for s in found])
-    return groups
+        groups.append(tuple(_Constraint(s) for s in found))
+    return tuple(groups)
 
 
 def check(groups, v):

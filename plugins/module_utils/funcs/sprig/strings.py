@@ -57,6 +57,10 @@ def _abbreviate_full(s, offset, max_width):
 
 @gofunc("int", "string")
 def trunc(c, s):
+    if s.isascii():
+        if c < 0 and len(s) + c > 0:
+            return s[len(s) + c:]
+        return s[:c] if c >= 0 else s
     b = to_bytes(s)
     if c < 0 and len(b) + c > 0:
         return from_bytes(b[len(b) + c:])
