@@ -41,7 +41,7 @@ CASES = [
     'toStrings .Values.l', 'splitList "," "a,,b," | join "|"', 'split " " "a b" | toString', 'list .Values.num 1 "1"',
     'seq 3 | splitList " " | join ","', 'until 3 | join "-"', 'dict "x" 1 | toJson', 'list | toJson',
     'merge (dict "a" (dict "b" 1)) .Values.m', 'mergeOverwrite (dict "k" "v") .Values.m', 'omit .Values.m "k"',
-    'pick .Values.m "k" "none"', 'get (dict) "x" | typeOf', 'set (dict) "k" nil', 'unset .Values.m "zz"',
+    'pick .Values.m "k" "none"', 'chunk 0 (list 1 2)', 'chunk -1 (list 1 2)', 'chunk -2 (list)', 'get (dict) "x" | typeOf', 'set (dict) "k" nil', 'unset .Values.m "zz"',
 ]
 
 

@@ -119,16 +119,19 @@ def concat(*lists):
 def chunk(size, lst):
     items = _kind_of_list(lst, "Cannot chunk type %s")
     n = len(items)
+    # Go sizes the result with float math; impossible lengths panic in make().
     if size == 0:
         raise GoPanic("runtime error: makeslice: len out of range")
     cs = int(math.floor((n - 1) / size) + 1)
+    if cs < 0:
+        raise GoPanic("runtime error: makeslice: len out of range")
     out = []
     for i in range(cs):
         clen = size
         if i == cs - 1:
-            clen = int(math.fmod(n, size))
-            if clen == 0:
-                clen = size
+            clen = int(math.fmod(n, size)) or size
+        if clen < 0:
+            raise GoPanic("runtime error: makeslice: len out of range")
         out.append(items[i * size:i * size + clen])
     return out
 
