@@ -27,6 +27,7 @@ from jsonschema import validators
 
 from ..gotemplate.fmt import format_value, go_quote
 from ..gotemplate.values import go_type_name
+from . import schemav6
 from .errors import ValuesError
 
 HEADER = "values don't meet the specifications of the schema(s) in the following chart(s):\n"
@@ -67,14 +68,20 @@ def validate_single(values, schema_bytes):
         schema = json.loads(text)
     except ValueError as exc:
         return "%s\n" % exc
+    cls = validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    draft = _draft(cls)
+    instance = _plain(values)
     try:
-        cls = validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        compiled = schemav6.compile_schema(text, schema, draft)
+    except schemav6.Unsupported:
+        compiled = None
+    if compiled is not None:
+        return _render(schemav6.Validator(_Err, _Messages).validate(compiled, instance, ()))
+    try:
         cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
         return "jsonschema: invalid schema: %s\n" % exc.message
-    draft = _draft(cls)
     validator = cls(schema, format_checker=cls.FORMAT_CHECKER if draft <= 7 else None)
-    instance = _plain(values)
     errors = list(validator.iter_errors(instance))
     if not errors:
         return ""
@@ -82,7 +89,12 @@ def validate_single(values, schema_bytes):
     root = _Node((), schema, instance)
     for error in errors:
         root.add(ctx, error, list(error.absolute_schema_path), list(error.absolute_path))
-    result = root.result(ctx)
+    return _render(root.result(ctx))
+
+
+def _render(result):
+    if result is None:
+        return ""
     causes = result.causes if result.kind == "group" else [result]
     lines = []
     for cause in causes:
@@ -386,6 +398,26 @@ def _num(value):
     if isinstance(value, float) and value == int(value) and abs(value) < 1e21:
         return "%d" % int(value)
     return format_value(value)
+
+
+class _Messages(object):
+    """v6's wording for values, shared with the compiled validator."""
+
+    quote = staticmethod(lambda text: _squote(text))
+    num = staticmethod(lambda value: _num(value))
+    display = staticmethod(lambda value: _display(value))
+
+    @staticmethod
+    def const(value):
+        return "'const' failed" if isinstance(value, (dict, list)) else "value must be %s" % _display(value)
+
+    @staticmethod
+    def enum(values):
+        if any(isinstance(v, (dict, list)) for v in values):
+            return "'enum' failed"
+        if len(values) == 1:
+            return "value must be %s" % _display(values[0])
+        return "value must be one of %s" % ", ".join(_display(v) for v in values)
 
 
 def _leaf(keyword, error, node):
