@@ -93,12 +93,31 @@ def _class_text(ranges):
     return "[" + "".join(parts) + "]"
 
 
+def _repeat_valid(tree, n):
+    """regexp/syntax repeatIsValid: nested counted repeats may not exceed 1000 in total."""
+    if tree is None:
+        return True
+    if tree[0] == "rep":
+        m = tree[2]
+        if m == 0:
+            return True
+        if m < 0:
+            m = tree[1]
+        if m > n:
+            return False
+        if m > 0:
+            n //= m
+        return all(_repeat_valid(t, n) for t in tree[3])
+    return all(_repeat_valid(t, n) for t in tree[1])
+
+
 class _Parser(object):
     def __init__(self, expr):
         self.s = expr
         self.i = 0
         self.names = [None]
         self.flags = set()
+        self.tree = None
 
     # -- helpers
     def err(self, code, text):
@@ -119,37 +138,52 @@ class _Parser(object):
         if depth > 1000:
             self.err("expression nests too deeply", self.s)
         branches = [self.concat(depth)]
+        trees = [self.tree]
         while self.i < len(self.s) and self.s[self.i] == "|":
             self.i += 1
             branches.append(self.concat(depth))
+            trees.append(self.tree)
+        self.tree = ("alt", trees)
         return "|".join(branches)
 
     def concat(self, depth):
-        items = []
+        """A sequence of repeated atoms; ``self.tree`` is left describing it (groups and
+        counted repeats, for Go's nested repeat-size check)."""
+        items, trees = [], []
         while self.i < len(self.s) and self.s[self.i] not in "|)":
             start = self.i
+            self.tree = None
             atom = self.atom(depth)
             if atom is None:
                 # a bare flag group such as (?i): applies to the rest of this group
                 continue
+            tree = self.tree
             if isinstance(atom, list):
                 # \Q...\E: separate literals, so a repetition applies to the last one
                 if not atom:
                     # empty \Q\E: a following repetition applies to the previous item
                     if items and self.i < len(self.s) and self.s[self.i] in "*+?{":
-                        items.append(self.repeat(items.pop(), start))
+                        text, tree = self.repeat(items.pop(), start, trees.pop())
+                        items.append(text)
+                        trees.append(tree)
                     continue
                 items.extend(atom[:-1])
+                trees.extend([None] * (len(atom) - 1))
                 atom = atom[-1]
-            items.append(self.repeat(atom, start))
+            text, tree = self.repeat(atom, start, tree)
+            items.append(text)
+            trees.append(tree)
+        self.tree = ("cat", trees)
         return "".join(items)
 
-    def repeat(self, atom, start):
+    def repeat(self, atom, start, tree):
+        """Apply the repetition operators after an atom: (text, tree)."""
         s = self.s
         last_op = None
         while self.i < len(s):
             c = s[self.i]
             op_start = self.i
+            counted = None
             if c in "*+?":
                 self.i += 1
                 q = c
@@ -163,6 +197,7 @@ class _Parser(object):
                     self.err("invalid repeat count", m.group(0))
                 self.i += m.end()
                 q = m.group(0)
+                counted = (lo, lo if m.group(2) is None else (int(hi) if hi else -1))
             else:
                 break
             lazy = False
@@ -176,8 +211,14 @@ class _Parser(object):
             if "U" in self.flags:
                 lazy = not lazy
             atom = "(?:%s)%s%s" % (atom, q, "?" if lazy else "")
+            if counted is None:
+                tree = ("star", [tree])
+            else:
+                tree = ("rep", counted[0], counted[1], [tree])
+                if (counted[0] >= 2 or counted[1] >= 2) and not _repeat_valid(tree, 1000):
+                    self.err("invalid repeat count", s[op_start:self.i])
             last_op = op_start
-        return atom
+        return atom, tree
 
     def atom(self, depth):
         s = self.s
@@ -228,6 +269,7 @@ class _Parser(object):
         self.names.append(name)
         saved = set(self.flags)
         body = self.alternation(depth + 1)
+        self.tree = ("grp", [self.tree])
         self.flags = saved
         if self.i >= len(s) or s[self.i] != ")":
             self.err("missing closing )", s)
@@ -267,6 +309,7 @@ class _Parser(object):
                 saved = self.flags
                 self.flags = flags
                 body = self.alternation(depth + 1)
+                self.tree = ("grp", [self.tree])
                 self.flags = saved
                 if self.i >= len(s) or s[self.i] != ")":
                     self.err("missing closing )", s)
