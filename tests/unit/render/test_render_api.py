@@ -1,0 +1,63 @@
+"""render_release: user values in Helm's order, the stored config, post-rendering, lookup."""
+import pytest
+
+from ansible_collections.helmless.core.plugins.module_utils.render import (
+    RenderError, merge_user_values, render_release,
+)
+
+FILES = {
+    "Chart.yaml": "apiVersion: v2\nname: app\nversion: 0.1.0\n",
+    "values.yaml": "a: default\nb: default\n",
+    "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\n"
+                         "data:\n  a: {{ .Values.a | quote }}\n  b: {{ .Values.b | quote }}\n"
+                         "  found: {{ (lookup \"v1\" \"Secret\" \"ns\" \"s\").data | toJson | quote }}\n",
+}
+
+
+@pytest.fixture
+def chart(tmp_path):
+    for rel, text in FILES.items():
+        path = tmp_path / "app" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return str(tmp_path / "app")
+
+
+def test_values_files_then_values_then_set_groups_in_helms_order(tmp_path):
+    vf = tmp_path / "v.yaml"
+    vf.write_text("a: file\nb: file\nc: file\n")
+    config = merge_user_values(
+        {"b": "dict"}, [str(vf)],
+        [{"value": "a=literal", "value_type": "literal"}, {"value": "a=raw"},
+         {"value": 'c={"k": 1}', "value_type": "json"}, {"value": "c.k=2", "value_type": "string"}])
+    assert config == {"a": "literal", "b": "dict", "c": {"k": "2"}}
+
+
+def test_the_stored_config_is_what_the_user_supplied_not_the_chart_defaults(chart):
+    result = render_release(chart, name="r", namespace="ns", values={"a": "mine"})
+    assert result.values == {"a": "mine"}
+    assert [r["metadata"]["name"] for r in result.resources] == ["r-cm"]
+
+
+def test_lookup_is_answered_by_the_callable_given(chart):
+    calls = []
+
+    def lookup(api_version, kind, namespace, name):
+        calls.append((api_version, kind, namespace, name))
+        return {"data": {"x": "eQ=="}}
+    result = render_release(chart, name="r", namespace="ns", lookup=lookup)
+    assert calls == [("v1", "Secret", "ns", "s")]
+    assert '  found: "{\\"x\\":\\"eQ==\\"}"' in result.manifest
+
+
+def test_post_renderers_apply_before_sorting_and_keep_source_paths(chart):
+    result = render_release(chart, name="r", namespace="ns",
+                            post_renderer=[{"kustomize": {"namePrefix": "p-"}}])
+    assert result.resources[0]["metadata"]["name"] == "p-r-cm"
+    assert result.manifest.startswith("---\n# Source: app/templates/cm.yaml\n")
+
+
+def test_a_bad_set_expression_is_a_values_error(chart):
+    with pytest.raises(RenderError) as err:
+        render_release(chart, name="r", namespace="ns", set_values=["a"])
+    assert err.value.kind == "values"
