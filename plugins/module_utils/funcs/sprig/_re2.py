@@ -1,13 +1,12 @@
-"""Go ``regexp`` (RE2 syntax, Perl flags) on top of Python ``re``.
+"""Go ``regexp/syntax`` (RE2, Perl flags) translated to Python ``re``.
 
 A Go pattern is parsed with Go's rules and error messages, then emitted as an equivalent
 Python pattern: anchors, ``\\b``, ``\\d``/``\\s``/``\\w`` become their ASCII meanings, flags
 become scoped groups, and named groups become numbered ones (names kept aside, since Go
-accepts names Python does not).  Match iteration follows Go's rules for empty matches.
+accepts names Python does not).  Matching lives in regex.py.
 """
 import re
 import unicodedata
-from functools import lru_cache
 
 _MAX_RUNE = 0x10FFFF
 _WORD = "[0-9A-Za-z_]"
@@ -484,140 +483,7 @@ class _Parser(object):
         return ord(c)
 
 
-class GoRegexp(object):
-    """A compiled Go regexp: ``rx`` (Python pattern) and ``names`` per group number."""
-
-    def __init__(self, expr):
-        p = _Parser(expr)
-        pattern = p.parse()
-        self.expr = expr
-        self.names = p.names
-        try:
-            self.rx = re.compile(pattern)
-        except re.error as exc:
-            raise RegexpError("regexp/syntax: internal error", str(exc))
-
-    def matches(self, s, n=-1):
-        """Go's allMatches: successive non-overlapping matches (Match objects)."""
-        if n < 0:
-            n = len(s) + 1
-        out = []
-        pos, prev_end = 0, -1
-        while len(out) < n and pos <= len(s):
-            m = self.rx.search(s, pos)
-            if m is None:
-                break
-            accept = True
-            if m.end() == pos:
-                accept = m.start() != prev_end
-                pos += 1
-            else:
-                pos = m.end()
-            prev_end = m.end()
-            if accept:
-                out.append(m)
-        return out
-
-    def expand(self, template, m):
-        """Regexp.Expand: $1, ${1}, $name, ${name}, $$."""
-        out = []
-        t = template
-        while t:
-            i = t.find("$")
-            if i < 0:
-                break
-            out.append(t[:i])
-            t = t[i + 1:]
-            if t.startswith("$"):
-                out.append("$")
-                t = t[1:]
-                continue
-            name, num, rest = _extract(t)
-            if name is None:
-                out.append("$")
-                continue
-            t = rest
-            if num >= 0:
-                if num <= self.rx.groups and m.group(num) is not None:
-                    out.append(m.group(num))
-            else:
-                for gi, gname in enumerate(self.names):
-                    if gname == name and m.group(gi) is not None:
-                        out.append(m.group(gi))
-                        break
-        out.append(t)
-        return "".join(out)
-
-    def replace_all(self, s, repl):
-        """Go's replaceAll: repl(match) for every match, skipping an empty match
-        right after the previous one."""
-        out = []
-        last = 0
-        pos = 0
-        n = len(s)
-        while pos <= n:
-            m = self.rx.search(s, pos)
-            if m is None:
-                break
-            out.append(s[last:m.start()])
-            if m.end() > last or m.start() == 0:
-                out.append(repl(m))
-            last = m.end()
-            width = 1 if pos < n else 0
-            if pos + width > m.end():
-                pos += width
-            elif pos + 1 > m.end():
-                pos += 1
-            else:
-                pos = m.end()
-        out.append(s[last:])
-        return "".join(out)
-
-    def split(self, s, n):
-        if n == 0:
-            return []
-        if self.expr and not s:
-            return [""]
-        out = []
-        beg = end = 0
-        for m in self.matches(s, n):
-            if n > 0 and len(out) == n - 1:
-                break
-            end = m.start()
-            if m.end() != 0:
-                out.append(s[beg:end])
-            beg = m.end()
-        if end != len(s):
-            out.append(s[beg:])
-        return out
-
-
-def _extract(t):
-    brace = False
-    if t.startswith("{"):
-        brace = True
-        t = t[1:]
-    i = 0
-    while i < len(t) and (t[i].isalnum() or t[i] == "_"):
-        i += 1
-    if i == 0:
-        return None, -1, None
-    name = t[:i]
-    if brace:
-        if i >= len(t) or t[i] != "}":
-            return None, -1, None
-        i += 1
-    num = -1
-    if name.isdigit() and name.isascii() and not (name[0] == "0" and len(name) > 1):
-        num = int(name) if len(name) < 9 else -1
-    return name, num, t[i:]
-
-
-@lru_cache(maxsize=256)
-def compile_go(expr):
-    return GoRegexp(expr)
-
-
-def quote_meta(s):
-    """regexp.QuoteMeta."""
-    return "".join("\\" + c if c in "\\.+*?()|[]{}^$" else c for c in s)
+def translate(expr):
+    """(Python pattern, group names by number) for the Go pattern ``expr``."""
+    p = _Parser(expr)
+    return p.parse(), p.names
