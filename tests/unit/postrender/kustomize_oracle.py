@@ -1,6 +1,7 @@
 """Test helpers: corpus chart output from the Helm oracle, and the real kustomize over it."""
 import functools
 import os
+import re
 import subprocess
 
 import yaml
@@ -18,17 +19,23 @@ CORPUS = ["argo-cd", "bitnami-nginx", "bitnami-postgresql", "bitnami-redis", "bi
           "opentelemetry-kube-stack", "podinfo", "prometheus", "traefik", "vault"]
 
 
+# Helm's releaseutil.SplitManifests separator.
+_HELM_SEPARATOR = re.compile(r"(?:^|\s*\n)---\s*")
+
+
 @functools.lru_cache(maxsize=None)
 def chart_manifest(chart):
-    """Helm's stream for the chart: ``---`` + ``# Source:`` + text, NOTES left out."""
+    """The chart's manifest as Helm writes it: every document split out of its template,
+    trimmed, as ``---`` + ``# Source: <template>`` + document; NOTES left out."""
     from helm_python import Chart
     files = Chart.load(os.path.join(CHARTS, chart)).render({}, name="rel", namespace="ns")
     out = []
     for name in sorted(files):
-        text = files[name]
-        if name.endswith("NOTES.txt") or not text.strip() or os.path.basename(name).startswith("_"):
+        if name.endswith("NOTES.txt") or os.path.basename(name).startswith("_"):
             continue
-        out.append("---\n# Source: %s\n%s\n" % (name, text))
+        for doc in _HELM_SEPARATOR.split(files[name].strip()):
+            if doc.strip():
+                out.append("---\n# Source: %s\n%s\n" % (name, doc.strip()))
     return "".join(out)
 
 
