@@ -80,13 +80,58 @@ def _fmt_f(neg, digits, dp, prec):
     return out
 
 
+_M64 = (1 << 64) - 1
+
+
+def _fmt_x(f, prec, fmt, neg):
+    """strconv's %x: -0x1.yyyp±dd."""
+    m, exp = math.frexp(abs(f))
+    mant = int(m * (1 << 61)) if m else 0
+    exp = exp - 1 if mant else 0
+    if 0 <= prec < 15:
+        shift = prec * 4
+        extra = (mant << shift) & ((1 << 60) - 1)
+        mant >>= 60 - shift
+        if extra | (mant & 1) > 1 << 59:
+            mant += 1
+        mant = (mant << (60 - shift)) & _M64
+        if mant & (1 << 61):
+            mant >>= 1
+            exp += 1
+    digits = "0123456789abcdef" if fmt == "x" else "0123456789ABCDEF"
+    out = ("-" if neg else "") + "0" + fmt + str((mant >> 60) & 1)
+    mant = (mant << 4) & _M64
+    if prec < 0 and mant:
+        out += "."
+        while mant:
+            out += digits[(mant >> 60) & 15]
+            mant = (mant << 4) & _M64
+    elif prec > 0:
+        out += "."
+        for _ in range(prec):
+            out += digits[(mant >> 60) & 15]
+            mant = (mant << 4) & _M64
+    out += "p" if fmt == "x" else "P"
+    out += "-" if exp < 0 else "+"
+    return out + ("%02d" % abs(exp))
+
+
 def format_float(f, fmt="g", prec=-1):
-    """strconv.FormatFloat(f, fmt, prec, 64) for fmt in e E f F g G (prec -1: shortest)."""
+    """strconv.FormatFloat(f, fmt, prec, 64) for fmt in e E f F g G x X (prec -1: shortest)."""
     if f != f:
         return "NaN"
     if f in (math.inf, -math.inf):
         return "+Inf" if f > 0 else "-Inf"
     neg = math.copysign(1.0, f) < 0
+    if fmt in "xX":
+        return _fmt_x(f, prec, fmt, neg)
+    if fmt == "b":
+        m, e = math.frexp(abs(f))
+        mant, exp = (int(m * (1 << 53)), e - 53) if m else (0, -1074)
+        if exp < -1074:
+            mant >>= -1074 - exp
+            exp = -1074
+        return "%s%dp%s%d" % ("-" if neg else "", mant, "+" if exp >= 0 else "-", abs(exp))
     if fmt in "fF":
         if prec < 0:
             digits, dp = _shortest(f)
@@ -299,7 +344,7 @@ def _fmt_float(v, verb, flags):
     prec = flags.prec
     if verb == "v":
         verb, p = "g", -1
-    elif verb in "gG":
+    elif verb in "gGxXb":
         p = -1
     else:
         p = 6
@@ -333,23 +378,39 @@ def _fmt_float(v, verb, flags):
 
 
 def _sharp_float(num, verb, prec):
-    """The '#' flag: always a decimal point; %g keeps trailing zeros."""
-    if verb in "gG":
-        digits = prec if prec >= 0 else 6
-    else:
-        digits = 0
-    mant, tail = num, ""
-    for i, c in enumerate(num):
-        if c in "eE":
-            mant, tail = num[:i], num[i:]
+    """fmt's '#' flag on floats: always a decimal point; %g/%x keep trailing zeros."""
+    signed = num[0] in "+-"
+    if not signed:
+        num = "+" + num
+    digits = 0
+    if verb in "vgGx":
+        digits = 6 if prec == -1 else prec
+    tail = ""
+    has_point = False
+    saw_nonzero = False
+    i = 1
+    while i < len(num):
+        c = num[i]
+        if c == ".":
+            has_point = True
+        elif c in "pP" or (c in "eE" and verb not in "xX"):
+            tail = num[i:]
+            num = num[:i]
             break
-    if "." not in mant:
-        mant += "."
-    if digits:
-        sig = len(mant.lstrip("+-").replace(".", "").lstrip("0")) or 1
-        if sig < digits:
-            mant += "0" * (digits - sig)
-    return mant + tail
+        else:
+            if c != "0":
+                saw_nonzero = True
+            if saw_nonzero:
+                digits -= 1
+        i += 1
+    if not has_point:
+        if len(num) == 2 and num[1] == "0":
+            digits -= 1
+        num += "."
+    if digits > 0:
+        num += "0" * digits
+    num += tail
+    return num if signed else num[1:]
 
 
 def _fmt_string(s, verb, flags):
