@@ -30,7 +30,7 @@ def content_hash(obj):
             doc["binaryData"] = obj["binaryData"]
     elif kind == "Secret":
         doc = {"kind": "Secret", "type": obj.get("type") or "", "name": "",
-               "data": obj.get("data") or ""}
+               "data": obj.get("data") or {}}
     else:
         raise PostRenderError("cannot add a hash suffix to %s %s: only ConfigMap and Secret"
                               % (kind, (obj.get("metadata") or {}).get("name")))
@@ -68,15 +68,15 @@ def _pairs(spec, cwd, what):
                 continue
             key, sep, value = line.partition("=")
             if not sep:
-                if key.strip() not in os.environ:
+                if key not in os.environ:
                     continue
-                value = os.environ[key.strip()]
-            pairs.append((key.strip(), value))
+                value = os.environ[key]
+            pairs.append((key, value))
     for lit in spec.get("literals") or []:
         key, sep, value = str(lit).partition("=")
         if not sep:
             raise PostRenderError("%s: literal %r is not key=value" % (what, lit))
-        pairs.append((key.strip(), _unquote(value)))
+        pairs.append((key, _unquote(value)))
     for entry in spec.get("files") or []:
         key, sep, path = str(entry).partition("=")
         if not sep:
@@ -125,7 +125,7 @@ def generate(kind, spec, options, cwd):
             data[key] = value
     if kind == "Secret":
         obj["type"] = spec.get("type") or "Opaque"
-    if data:
+    if data or kind == "Secret":
         obj["data"] = data
     if binary:
         obj["binaryData"] = binary

@@ -70,6 +70,12 @@ GENERATORS = {
                                 "literals": ["extra=1"], "options": {"labels": {"lab": "val"}}}],
         "secretGenerator": [{"name": "rel-grafana", "namespace": "ns", "behavior": "replace",
                              "literals": ["admin-user=root"], "options": {"annotations": {"a": "b"}}}]},
+    "env-and-literal-edge-cases": {
+        "configMapGenerator": [
+            {"name": "edge-env", "envs": ["edge.env"]},
+            {"name": "edge-literals", "literals": ["a= spaced", "b=\"dq\"", "c='sq'", "d=", "e=x=y", " f =v"]},
+            {"name": "empty-cm"}],
+        "secretGenerator": [{"name": "edge-secret", "envs": ["edge.env"]}, {"name": "empty-secret"}]},
     "special-characters-in-hash": {
         "configMapGenerator": [{"name": "html", "literals": ["x=<a href=\"&\">", "u=ünïcödé"]}]},
 }
@@ -80,6 +86,8 @@ def _write_inputs(tmp_path):
     (tmp_path / "app.properties").write_text("key=value\nother=1\n")
     (tmp_path / "blob.bin").write_bytes(bytes(range(256)))
     (tmp_path / "docker.json").write_text('{"auths": {}}')
+    (tmp_path / "edge.env").write_text("# c\nA=1\nB = two \nC=\"quoted\"\nD='single'\nE=with=equals\n"
+                                       "  F=indented\nG=\nexport H=x\n")
 
 
 @pytest.mark.parametrize("name", sorted(GENERATORS))
