@@ -50,19 +50,20 @@ def fold_helm4_error(text):
     """Helm 4's multi-line exec error → Go's one-line ``template: LOC: executing ...`` chain."""
     if text.startswith(("template: ", "parse error")) or "\n  executing " not in text:
         return text
-    parts = []
-    loc = func = None
-    msg = []
+    blocks = []
     for line in text.split("\n"):
         if line.startswith("    "):
-            msg.append(line[4:])
+            blocks[-1][2].append(line[4:])
         elif line.startswith("  "):
-            func = line[2:]
+            blocks[-1][1] = line[2:]
         else:
-            if loc is not None:
-                parts.append("template: %s: %s %s" % (loc, func, "\n".join(msg)))
-            loc, func, msg = line, None, []
-    parts.append("template: %s: %s %s" % (loc, func, "\n".join(msg)))
+            blocks.append([line, None, []])
+    parts = []
+    for loc, func, msg in blocks:
+        if func is None:
+            parts.append("\n".join([loc] + msg))
+        else:
+            parts.append("template: %s: %s %s" % (loc, func, "\n".join(msg)))
     return " ".join(parts)
 
 
