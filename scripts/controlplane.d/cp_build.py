@@ -15,8 +15,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 VERSIONS_FILE = os.path.join(os.path.dirname(HERE), "versions.env")
 CACHE = os.environ.get("HELMLESS_CACHE", os.path.join(os.path.expanduser("~"), ".cache", "helmless"))
 GO = os.environ.get("HELMLESS_GO") or shutil.which("go") or "/usr/local/go/bin/go"
-# Bump when a recipe below changes so cached components rebuild.
-RECIPE = 1
+# Bump a component's number when its recipe below changes, so a cached copy rebuilds.
+RECIPES = {"kwok": 2}
+# kwok >= 0.8 has no built-in Stages when run standalone: ship the upstream "fast" ones from the module
+# (what kwokctl embeds): nodes initialize and heartbeat with leases, pods become Ready, Job pods complete.
+KWOK_STAGES = ("kustomize/stage/node/fast/node-initialize.yaml",
+               "kustomize/stage/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml",
+               "kustomize/stage/pod/fast/pod-ready.yaml", "kustomize/stage/pod/fast/pod-complete.yaml",
+               "kustomize/stage/pod/fast/pod-delete.yaml")
 
 
 def load_versions():
@@ -52,6 +58,7 @@ def binaries(v=None):
         "kube-controller-manager": os.path.join(k8s, "kube-controller-manager"),
         "kube-scheduler": os.path.join(k8s, "kube-scheduler"),
         "kwok": os.path.join(d["kwok"], "bin", "kwok"),
+        "kwok-stages": os.path.join(d["kwok"], "stages.yaml"),
         "helm4": os.path.join(d["helm4"], "bin", "helm"),
         "helm3": os.path.join(d["helm3"], "bin", "helm"),
         "helm-plugins": os.path.join(d["helm-diff"], "plugins"),
@@ -159,6 +166,12 @@ def go_install(pkg_at_version, dest, ldflags, log):
 
 def build_kwok(v, dest, work, log):
     ver = v["KWOK_VERSION"]
+    info = mod_download("sigs.k8s.io/kwok@" + ver, log)
+    docs = []
+    for rel in KWOK_STAGES:
+        with open(os.path.join(info["Dir"], rel)) as fh:
+            docs.append("# from sigs.k8s.io/kwok@%s/%s\n%s" % (ver, rel, fh.read().strip("-\n ")))
+    write(os.path.join(dest, "stages.yaml"), "\n---\n".join(docs) + "\n")
     go_install("sigs.k8s.io/kwok/cmd/kwok@" + ver, dest,
                "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=" + ver.lstrip("v"), log)
 
@@ -212,7 +225,7 @@ def build(only=None):
             continue
         dest = dirs[key]
         stamp_path = os.path.join(dest, ".built")
-        stamp = {"component": name, "version": v[vkey], "recipe": RECIPE}
+        stamp = {"component": name, "version": v[vkey], "recipe": RECIPES.get(name, 1)}
         try:
             with open(stamp_path) as fh:
                 if json.load(fh) == stamp:

@@ -175,7 +175,8 @@ def start(d=None, timeout=120):
         except ControlPlaneError as exc:
             tail = _log_tails(d)
             stop(d)
-            if attempt == 2 or "timed out" in str(exc):
+            # Only a server dying early can be a port taken between free_port() and bind: retry those.
+            if attempt == 2 or not str(exc).startswith(("etcd exited", "kube-apiserver exited")):
                 raise ControlPlaneError("%s\n%s" % (exc, tail))
             log("start failed (%s); retrying with new ports" % exc)
     raise AssertionError("unreachable")
@@ -242,7 +243,7 @@ def _start(d, bins, timeout):
         "--leader-elect=false", "--secure-port=0", "--v=1"])
     kwok_env = dict(os.environ, HOME=os.path.join(d, "kwok-home"), KWOK_WORKDIR=os.path.join(d, "kwok-home"))
     kwok = _spawn(d, state, "kwok", [
-        bins["kwok"], "--kubeconfig=" + state["kubeconfig"],
+        bins["kwok"], "--kubeconfig=" + state["kubeconfig"], "--config=" + bins["kwok-stages"],
         "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
         "--node-ip=" + HOST, "--node-lease-duration-seconds=40"], env=kwok_env)
     for name in FAKE_NODES:
