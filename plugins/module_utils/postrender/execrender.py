@@ -27,7 +27,7 @@ def resolve_executable(path, cwd):
 
 def _execute(argv, text, cwd, label, env=None):
     try:
-        proc = subprocess.run(argv, input=text.encode() if text is not None else None,
+        proc = subprocess.run(argv, input=(text or "").encode(),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd or None,
                               env=env, check=False)
     except OSError as exc:
