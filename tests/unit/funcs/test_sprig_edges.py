@@ -41,7 +41,16 @@ CASES = [
     'toStrings .Values.l', 'splitList "," "a,,b," | join "|"', 'split " " "a b" | toString', 'list .Values.num 1 "1"',
     'seq 3 | splitList " " | join ","', 'until 3 | join "-"', 'dict "x" 1 | toJson', 'list | toJson',
     'merge (dict "a" (dict "b" 1)) .Values.m', 'mergeOverwrite (dict "k" "v") .Values.m', 'omit .Values.m "k"',
-    'pick .Values.m "k" "none"', 'chunk 0 (list 1 2)', 'chunk -1 (list 1 2)', 'chunk -2 (list)', 'get (dict) "x" | typeOf', 'set (dict) "k" nil', 'unset .Values.m "zz"',
+    'pick .Values.m "k" "none"', 'chunk 0 (list 1 2)', 'chunk -1 (list 1 2)', 'chunk -2 (list)',
+    'rest (list) | toJson', 'initial (list) | toJson', 'concat | toJson', 'concat (list) (list) | toJson',
+    'regexFindAll "x" "abc" -1 | toJson', 'regexSplit "x" "abc" 0 | toJson', 'mustToRawJson (rest (list))',
+    'slice (list) | toJson', 'compact (list) | toJson', 'uniq (list) | toJson', 'until 0 | toJson',
+    'keys (dict) | toJson', 'sortAlpha (list) | toJson', 'toStrings nil | toJson', 'chunk 2 (list) | toJson',
+    'without (list) 1 | toJson', 'reverse (list) | toJson', 'pluck "a" | toJson', 'values (dict) | toJson',
+    'list | toJson', 'regexFindAll "x" "abc" 0 | toJson', 'deepCopy (rest (list)) | toJson',
+    'toPrettyJson (rest (list))', 'toRawJson (dict "a" (rest (list)))', 'deepEqual (rest (list)) (list)',
+    'deepEqual (rest (list)) (initial (list))', 'empty (rest (list))', 'rest (list)', 'typeOf (rest (list))',
+    'append (rest (list)) 1', 'default "d" (rest (list))', 'get (dict) "x" | typeOf', 'set (dict) "k" nil', 'unset .Values.m "zz"',
 ]
 
 

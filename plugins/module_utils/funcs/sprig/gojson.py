@@ -6,6 +6,7 @@ import math
 
 from ._go import to_bytes
 from ...gotemplate.values import GoStruct
+from ...goyaml.gojson import NilList, NilMap
 
 
 class JSONError(Exception):
@@ -50,7 +51,7 @@ def json_float(f):
 
 def json_marshal(v, html=True, indent=None, _level=0):
     """encoding/json Marshal (MarshalIndent when indent is given)."""
-    if v is None:
+    if v is None or type(v) is NilList or type(v) is NilMap:
         return "null"
     if v is True:
         return "true"

@@ -4,6 +4,7 @@ import math
 from ._go import (
     gofunc, strval, as_list, kind, deep_equal, is_empty, to_int, GoPanic,
 )
+from ...goyaml.gojson import NilList
 
 
 def _kind_of_list(v, what):
@@ -45,12 +46,14 @@ def last(lst):
 
 @gofunc("interface {}")
 def rest(lst):
-    return _kind_of_list(lst, "Cannot find rest on type %s")[1:]
+    items = _kind_of_list(lst, "Cannot find rest on type %s")
+    return items[1:] if items else NilList()
 
 
 @gofunc("interface {}")
 def initial(lst):
-    return _kind_of_list(lst, "Cannot find initial on type %s")[:-1]
+    items = _kind_of_list(lst, "Cannot find initial on type %s")
+    return items[:-1] if items else NilList()
 
 
 @gofunc("interface {}")
@@ -112,7 +115,7 @@ def concat(*lists):
         if items is None:
             raise GoPanic("Cannot concat type %s as list" % kind(lst))
         res.extend(items)
-    return res
+    return res or NilList()
 
 
 @gofunc("int", "interface {}")

@@ -5,6 +5,7 @@ from functools import lru_cache
 
 from ._go import gofunc, GoPanic
 from ._re2 import translate, RegexpError
+from ...goyaml.gojson import NilList
 
 
 class GoRegexp(object):
@@ -96,7 +97,7 @@ class GoRegexp(object):
 
     def split(self, s, n):
         if n == 0:
-            return []
+            return NilList()
         if self.expr and not s:
             return [""]
         out = []
@@ -183,7 +184,7 @@ def _go_quote(s):
 
 @gofunc("string", "string", "int")
 def mustRegexFindAll(regex, s, n):
-    return [m.group(0) for m in _compile(regex).matches(s, n)]
+    return [m.group(0) for m in _compile(regex).matches(s, n)] or NilList()
 
 
 @gofunc("string", "string")
