@@ -438,7 +438,8 @@ class _Compiler(object):
                     raise err(ctx, tree, node, "nil data; no entry for key %s" % _q(names[0]))
                 return None
             for name in head:
-                if r.__class__ is dict:
+                ms = maps_get(r.__class__)
+                if ms is not None and name not in ms:
                     try:
                         r = r[name]
                     except KeyError:
@@ -451,7 +452,8 @@ class _Compiler(object):
                 if r is UNSET:
                     return None
             if not arg_evs and final is MISSING:
-                if r.__class__ is dict:
+                ms = maps_get(r.__class__)
+                if ms is not None and last not in ms:
                     try:
                         return r[last]
                     except KeyError:
@@ -518,8 +520,21 @@ def missing_key(ctx, tree, node, name):
     return UNSET
 
 
+_MAPS = {dict: frozenset()}
+maps_get = _MAPS.get
+
+
+def _learn(cls):
+    """Register a map type: the method names that shadow its keys (None: not a plain map)."""
+    if cls not in _MAPS and issubclass(cls, dict):
+        methods = getattr(cls, "GO_METHODS", None)
+        if methods is not None or not hasattr(cls, "go_method"):
+            _MAPS[cls] = frozenset(methods or ())
+
+
 def field(ctx, tree, node, r, name, static):
     """One step of a field chain without arguments: (value, static type of the value)."""
+    _learn(r.__class__)
     if r is None:
         raise err(ctx, tree, node, "nil pointer evaluating %s.%s" % (static or _INTERFACE, name))
     gm = getattr(r, "go_method", None)

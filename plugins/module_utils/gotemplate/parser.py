@@ -47,6 +47,7 @@ class Parser(object):
         self.action_pos = -1
         self.trees = {}
         self.scope = None
+        self.idents = set()
 
     # ------------------------------------------------------------ tokens
     # Space runs are not tokens (see lexer), so "non space" variants are the plain ones.
@@ -398,6 +399,7 @@ class Parser(object):
         if t == L.IDENT:
             if val not in self.funcs:
                 self.errorf("function %s not defined" % _q(val))
+            self.idents.add(val)
             return IdentifierNode(pos, val)
         if t == L.DOT:
             return DotNode(pos)

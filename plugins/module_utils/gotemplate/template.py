@@ -9,7 +9,7 @@ from .errors import ExecError
 from .exec import UNSET, compile_tree
 from .fmt import go_quote
 from .nodes import is_empty_tree
-from .parser import parse as _parse
+from .parser import Parser
 
 _MISSINGKEY = {"zero": "zero", "error": "error", "default": "default", "invalid": "default"}
 _PARSE_CACHE = {}
@@ -78,10 +78,11 @@ class TemplateSet(object):
         if hit is not None and hit[1] == ("break" in funcs, "continue" in funcs) and hit[2].issubset(funcs):
             trees = hit[0]
         else:
-            trees = _parse(name, text, funcs)
+            parser = Parser(name, text, funcs)
+            trees = parser.parse()
             if len(_PARSE_CACHE) >= _PARSE_CACHE_MAX:
                 _PARSE_CACHE.clear()
-            _PARSE_CACHE[key] = (trees, ("break" in funcs, "continue" in funcs), _identifiers(trees))
+            _PARSE_CACHE[key] = (trees, ("break" in funcs, "continue" in funcs), frozenset(parser.idents))
         for tname, tree in trees.items():
             old = self._trees.get(tname)
             if old is not None and is_empty_tree(tree.root) and old.root is not None:
@@ -118,26 +119,3 @@ class TemplateSet(object):
             tvars.extend([UNSET] * (tree.nvars - 1))
         run(_Ctx(self, name, 0), data, tvars, out.append)
         return "".join(out)
-
-
-def _identifiers(trees):
-    """Function names used by the trees (a cached parse is valid only if all still exist)."""
-    from . import nodes as N
-    found = set()
-
-    def walk(node):
-        if node is None:
-            return
-        if isinstance(node, N.IdentifierNode):
-            found.add(node.ident)
-        for attr in ("nodes", "args", "cmds"):
-            for child in getattr(node, attr, ()) or ():
-                walk(child)
-        for attr in ("pipe", "list", "else_list", "node"):
-            if attr in getattr(node.__class__, "__slots__", ()) or hasattr(node, attr):
-                child = getattr(node, attr, None)
-                if isinstance(child, N.Node):
-                    walk(child)
-    for tree in trees.values():
-        walk(tree.root)
-    return frozenset(found)
