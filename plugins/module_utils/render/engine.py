@@ -185,7 +185,11 @@ _RECURSION_LIMIT = 200000
 _deep_lock = threading.Lock()
 
 
+_deep_state = {"active": 0, "saved": None}
+
+
 def _deep(fn, *args):
+    """Run ``fn(*args)`` on a big-stack thread with a high recursion limit, then restore it."""
     outcome = {}
 
     def target():
@@ -193,16 +197,24 @@ def _deep(fn, *args):
             outcome["value"] = fn(*args)
         except BaseException as exc:  # re-raised in the caller's thread
             outcome["error"] = exc
-    if sys.getrecursionlimit() < _RECURSION_LIMIT:
-        sys.setrecursionlimit(_RECURSION_LIMIT)
     thread = threading.Thread(target=target, name="helmless-render")
     with _deep_lock:  # the stack size applies to threads started while it is set
+        if _deep_state["active"] == 0:
+            _deep_state["saved"] = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_RECURSION_LIMIT, _deep_state["saved"]))
+        _deep_state["active"] += 1
         old_stack = threading.stack_size(_STACK_BYTES)
         try:
             thread.start()
         finally:
             threading.stack_size(old_stack)
-    thread.join()
+    try:
+        thread.join()
+    finally:
+        with _deep_lock:
+            _deep_state["active"] -= 1
+            if _deep_state["active"] == 0:
+                sys.setrecursionlimit(_deep_state["saved"])
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
