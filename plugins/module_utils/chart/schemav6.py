@@ -7,9 +7,9 @@ the v6 error tree (:class:`schema._Err`) or ``None``.  Features outside what cha
 the ``jsonschema`` package.
 """
 
-import jsonschema
+import re
 
-from ..funcs.sprig._re2 import RegexpError, compile_go
+import jsonschema
 
 _UNSUPPORTED = ("$dynamicRef", "$recursiveRef", "unevaluatedProperties", "unevaluatedItems",
                 "contentSchema", "$anchor", "$dynamicAnchor", "$recursiveAnchor")
@@ -179,9 +179,14 @@ class _Schema(object):
 
 
 def _regex(pattern):
+    """Go RE2 semantics through the Sprig regex translator (``funcs.sprig._re2.translate``)."""
     try:
-        return compile_go(pattern).rx
-    except (RegexpError, ValueError) as exc:
+        from ..funcs.sprig._re2 import translate
+    except ImportError:
+        translate = None
+    try:
+        return re.compile(translate(pattern)[0] if translate else pattern)
+    except Exception as exc:
         raise Unsupported("pattern %s: %s" % (pattern, exc))
 
 
