@@ -238,9 +238,14 @@ def _converter(tree, node, ev, ptype):
     if ptype == _INTERFACE:
         return ev
     if isinstance(node, (N.StringNode, N.NumberNode, N.BoolNode, N.NilNode)):
-        def literal(ctx, dot, vars):
-            return typed_value(ctx, tree, node, ev, ptype, dot, vars)
-        return literal
+        try:
+            # Literals convert the same way every time: do it once (errors stay lazy).
+            value = typed_value(_PROBE, tree, node, _no_eval, ptype, None, None)
+        except (ExecError, _NeedsEval):
+            def literal(ctx, dot, vars):
+                return typed_value(ctx, tree, node, ev, ptype, dot, vars)
+            return literal
+        return lambda ctx, dot, vars: value
     raw = isinstance(node, (N.FieldNode, N.ChainNode)) or (
         isinstance(node, N.VariableNode) and (len(node.ident) > 1 or node.elem))
     check = _CHECKS.get(ptype)
@@ -258,6 +263,21 @@ def _converter(tree, node, ev, ptype):
             return v
         return validate(ctx, tree, node, v, ptype, raw)
     return checked
+
+
+class _NeedsEval(Exception):
+    pass
+
+
+def _no_eval(ctx, dot, vars):
+    raise _NeedsEval()
+
+
+class _Probe(object):
+    name = ""
+
+
+_PROBE = _Probe()
 
 
 def _invoke(ctx, tree, node, name, fn, argv):

@@ -261,6 +261,8 @@ def _value(v, verb, flags, depth):
     if t is int:
         return str(v)
     if t is float:
+        if -1e6 < v < 1e6 and v == int(v) and v:
+            return str(int(v))
         return format_float(v, "g", -1)
     return _fmt_arg(v, verb, flags, depth)
 
