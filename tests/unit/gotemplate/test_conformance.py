@@ -1,7 +1,7 @@
 """The template engine renders every case exactly as real Helm 4 does (output or error)."""
 import pytest
 
-from .cases import EXEC, LEXER, MULTI, OTHER_VALUES, PARSER, V
+from .cases import EXEC, EXTRA, LEXER, MULTI, OTHER_VALUES, PARSER, V
 from .oracle import oracle, ours
 
 
@@ -38,3 +38,8 @@ def test_templates_across_files_match_helm(template, files):
 @pytest.mark.parametrize("template,values", OTHER_VALUES, ids=_ids("values", OTHER_VALUES))
 def test_other_values_match_helm(template, values):
     _check(template, values)
+
+
+@pytest.mark.parametrize("template", EXTRA, ids=_ids("extra", EXTRA))
+def test_more_execution_cases_match_helm(template):
+    _check(template, V)
