@@ -40,6 +40,40 @@ def _lookup(names, s):
     raise ValueError
 
 
+def _signed_offset_len(v):
+    """parseSignedOffset: length of "+h"/"-hh" (hours <= 23), 0 if none."""
+    if not v or v[0] not in "+-":
+        return 0
+    j = 1
+    while j < len(v) and v[j].isdigit() and v[j].isascii():
+        j += 1
+    if j == 1 or int(v[1:j]) > 23:
+        return 0
+    return j
+
+
+def _zone_len(v):
+    """parseTimeZone: length of a zone abbreviation at the start of v, 0 if none."""
+    if len(v) < 3:
+        return 0
+    if v[:4] in ("ChST", "MeST"):
+        return 4
+    if v[:3] == "GMT":
+        return 3 + (_signed_offset_len(v[3:]) if len(v) > 3 else 0)
+    if v[0] in "+-":
+        return _signed_offset_len(v)
+    n = 0
+    while n < 6 and n < len(v) and "A" <= v[n] <= "Z":
+        n += 1
+    if n == 3:
+        return 3
+    if n == 4 and (v[3] == "T" or v[:4] == "WITA"):
+        return 4
+    if n == 5 and v[4] == "T":
+        return 5
+    return 0
+
+
 def parse_time(layout, value, default_loc):
     """time.ParseInLocation (the common layouts; errors in Go's wording)."""
     alayout, v = layout, value
@@ -146,12 +180,10 @@ def parse_time(layout, value, default_loc):
                     zone_name, v = "UTC", v[3:]
                     zone_off = 0
                 else:
-                    j = 0
-                    while j < len(v) and v[j].isupper():
-                        j += 1
-                    if j < 3:
+                    n = _zone_len(v)
+                    if not n:
                         raise ValueError
-                    zone_name, v = v[:j], v[j:]
+                    zone_name, v = v[:n], v[n:]
             else:
                 if std[0] == "Z" and v[:1] == "Z":
                     v = v[1:]
@@ -220,7 +252,9 @@ def parse_time(layout, value, default_loc):
         if t.zone()[0] == zone_name:
             return t
         t = from_wall(naive, nsec, UTC, shift)
-        loc = Location(zone_name, datetime.timezone.utc)
+        offset = int(zone_name[3:]) * 3600 if zone_name.startswith("GMT") and len(zone_name) > 3 else 0
+        loc = Location(zone_name, datetime.timezone(datetime.timedelta(seconds=offset)))
         loc.abbr = zone_name
+        # Go keeps the UTC reading and only labels it with the fabricated zone.
         return Time(t.sec, nsec, loc)
     return from_wall(naive, nsec, default_loc, shift)
