@@ -7,7 +7,8 @@
   stream on stdin, the new stream on stdout; a bare name is looked up on PATH, a relative
   path against ``cwd``);
 - ``{kustomize: {...}}``: kustomize v5.5's built-in generators and transformers, natively
-  (see ``kustomize.SUPPORTED`` for the fields), in kustomize's order;
+  (see ``kustomize.SUPPORTED`` for the fields), in kustomize's order; ``{kustomize: path}``
+  reads those fields from a kustomization file (or directory) and resolves its files there;
 - a kustomize exec-plugin config (an object with apiVersion/kind, or the path of a YAML file
   holding one or more) run as a *transformer*, or ``{generators: [...], transformers: [...]}``
   listing configs (objects or file paths) to run as generators and then transformers - in
@@ -30,7 +31,7 @@ from .generators import absorb
 from .kustomize import build, finish
 from .namerefs import add_hashes, fix_references
 from .resources import Res
-from .yamlio import dump, load_all
+from .yamlio import dump, load_all, load_all_v2
 
 __all__ = ["run", "run_files", "PostRenderError", "FILENAME_ANNOTATION"]
 
@@ -121,7 +122,10 @@ def _apply_one(objs, item, enable_plugins, cwd, where):
     if isinstance(item, dict) and "kustomize" in item:
         if len(item) != 1:
             raise PostRenderError("%s: 'kustomize' cannot be combined with other keys" % where)
-        resources = build([Res(o) for o in objs], item["kustomize"] or {}, cwd)
+        cfg = item["kustomize"] or {}
+        if isinstance(cfg, str):
+            cfg, cwd = _load_kustomization(cfg, cwd, where)
+        resources = build([Res(o) for o in objs], cfg, cwd)
         return [r.obj for r in resources]
     if isinstance(item, dict) and "exec" in item:
         return run_exec(item, objs, cwd)
@@ -151,6 +155,27 @@ def _apply_one(objs, item, enable_plugins, cwd, where):
     add_hashes(resources)
     fix_references(resources)
     return [r.obj for r in finish(resources)]
+
+
+def _load_kustomization(path, cwd, where):
+    """``kustomize: <file or directory>``: its fields, and its directory as the root for the
+    files it names (read like kustomize does, with go-yaml v2 typing)."""
+    path = os.path.join(cwd or ".", path)
+    if os.path.isdir(path):
+        for name in ("kustomization.yaml", "kustomization.yml", "Kustomization"):
+            if os.path.isfile(os.path.join(path, name)):
+                path = os.path.join(path, name)
+                break
+    try:
+        with open(path, encoding="utf-8") as fh:
+            docs = load_all_v2(fh.read())
+    except OSError as exc:
+        raise PostRenderError("%s: kustomization %s: %s" % (where, path, exc.strerror)) from exc
+    except Exception as exc:
+        raise PostRenderError("%s: kustomization %s: %s" % (where, path, " ".join(str(exc).split()))) from exc
+    if len(docs) != 1 or not isinstance(docs[0], dict):
+        raise PostRenderError("%s: kustomization %s must be one mapping" % (where, path))
+    return docs[0], os.path.dirname(os.path.abspath(path))
 
 
 def _plugin_configs(item, cwd, where):

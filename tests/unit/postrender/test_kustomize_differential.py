@@ -6,6 +6,7 @@ through ``kubectl kustomize`` and through ``postrender.run``, and compares the p
 import os
 
 import pytest
+import yaml
 
 from kustomize_oracle import CORPUS, assert_same_objects, chart_manifest, kubectl_kustomize, ours
 
@@ -85,3 +86,22 @@ def test_reference_rewriting_special_cases_match_kustomize(tmp_path, cfg):
         manifest = fh.read()
     expected = kubectl_kustomize(tmp_path, manifest, cfg)
     assert_same_objects(ours(manifest, [{"kustomize": cfg}]), expected)
+
+
+def test_a_kustomization_file_is_read_with_files_relative_to_it(tmp_path):
+    manifest = chart_manifest("podinfo")
+    cfg = {"namePrefix": "f-", "configMapGenerator": [{"name": "from-file", "files": ["data.txt"]}],
+           "patches": [{"path": "patch.yaml"}]}
+    expected_dir = tmp_path / "expected"
+    expected_dir.mkdir()
+    overlay = tmp_path / "overlay"
+    overlay.mkdir()
+    for directory in (expected_dir, overlay):
+        (directory / "data.txt").write_text("hello\n")
+        (directory / "patch.yaml").write_text(
+            "apiVersion: v1\nkind: Service\nmetadata: {name: rel-podinfo, namespace: ns}\n"
+            "spec: {sessionAffinity: ClientIP}\n")
+    expected = kubectl_kustomize(expected_dir, manifest, cfg)
+    (overlay / "kustomization.yaml").write_text(yaml.safe_dump(cfg))
+    assert_same_objects(ours(manifest, [{"kustomize": "overlay"}], cwd=str(tmp_path)), expected)
+    assert_same_objects(ours(manifest, [{"kustomize": str(overlay / "kustomization.yaml")}]), expected)
