@@ -188,13 +188,7 @@ def make_plan(tree, ident, f, arg_nodes, arg_evs):
         ptype = params[n] if n < f.nfixed else f.vparam
         final_check = None
         if ptype != _INTERFACE:
-            errnode = arg_nodes[-1] if arg_nodes else ident
-            check = _CHECKS.get(ptype)
-
-            def final_check(ctx, v):
-                if v is not None and (check is None or check(v)):
-                    return v
-                return validate(ctx, tree, errnode, v, ptype, False)
+            final_check = _final_checker(tree, arg_nodes[-1] if arg_nodes else ident, ptype)
 
     def plan(ctx, dot, vars, final):
         if final is MISSING:
@@ -231,6 +225,17 @@ def make_plan(tree, ident, f, arg_nodes, arg_evs):
             return (c0(ctx, dot, vars), c1(ctx, dot, vars), final)
         return plan2
     return plan
+
+
+def _final_checker(tree, errnode, ptype):
+    """Check the piped final value against the parameter type ``ptype``."""
+    check = _CHECKS.get(ptype)
+
+    def final_check(ctx, v):
+        if v is not None and (check is None or check(v)):
+            return v
+        return validate(ctx, tree, errnode, v, ptype, False)
+    return final_check
 
 
 def _converter(tree, node, ev, ptype):

@@ -10,6 +10,7 @@ from .nodes import (ActionNode, BoolNode, BreakNode, ChainNode, CommandNode, Con
                     DotNode, FieldNode, IdentifierNode, IfNode, ListNode, NilNode, NumberNode,
                     PipeNode, RangeNode, StringNode, TemplateNode, TextNode, Tree, VariableNode,
                     WithNode, is_empty_tree)
+from .strconv import _parse_complex, _parse_float, _parse_int, _simplify_complex
 from .unquote import unquote, unquote_char
 
 _END = "end"
@@ -487,124 +488,6 @@ class Parser(object):
 def _q(s):
     from .fmt import go_quote
     return go_quote(s)
-
-
-def _underscore_ok(s):
-    """strconv's underscoreOK: underscores only between digits (a base prefix counts)."""
-    saw = "^"
-    i = 0
-    if s[:1] in ("+", "-"):
-        s = s[1:]
-    hexa = False
-    if len(s) >= 2 and s[0] == "0" and s[1] in "bBoOxX":
-        i = 2
-        saw = "0"
-        hexa = s[1] in "xX"
-    while i < len(s):
-        c = s[i]
-        if "0" <= c <= "9" or (hexa and c in "abcdefABCDEF"):
-            saw = "0"
-        elif c == "_":
-            if saw != "0":
-                return False
-            saw = "_"
-        else:
-            if saw == "_":
-                return False
-            saw = "!"
-        i += 1
-    return saw != "_"
-
-
-def _parse_int(text, unsigned):
-    """strconv.ParseInt/ParseUint(text, 0, 64)."""
-    s = text
-    neg = False
-    if s[:1] in ("+", "-"):
-        if unsigned:
-            return None
-        neg = s[0] == "-"
-        s = s[1:]
-    if not s:
-        return None
-    base = 10
-    body = s
-    if s[0] == "0" and len(s) > 1:
-        c = s[1]
-        if c in "xX":
-            base, body = 16, s[2:]
-        elif c in "bB":
-            base, body = 2, s[2:]
-        elif c in "oO":
-            base, body = 8, s[2:]
-        else:
-            base, body = 8, s[1:]
-    if "_" in s:
-        if not _underscore_ok(text):
-            return None
-        body = body.replace("_", "")
-    if not body:
-        return None
-    try:
-        v = int(body, base)
-    except ValueError:
-        return None
-    if neg:
-        v = -v
-    if unsigned:
-        return v if v < (1 << 64) else None
-    return v if -(1 << 63) <= v < (1 << 63) else None
-
-
-def _parse_float(text):
-    s = text
-    if "_" in s:
-        if not _underscore_ok(s):
-            return None
-        s = s.replace("_", "")
-    body = s.lstrip("+-")
-    try:
-        if body[:2] in ("0x", "0X"):
-            if not any(c in body for c in "pP"):
-                return None
-            f = float.fromhex(body)
-        else:
-            if not body or body[0] not in "0123456789.":
-                return None
-            f = float(body)
-    except (ValueError, OverflowError):
-        return None
-    if f in (float("inf"), float("-inf")):
-        return None
-    return -f if s.startswith("-") else f
-
-
-def _parse_complex(text):
-    if not text.endswith("i"):
-        return None
-    body = text[:-1]
-    k = max(body.rfind("+"), body.rfind("-"))
-    if k > 0 and body[k - 1] not in "eEpP":
-        re_part = _parse_float(body[:k])
-        im_part = _parse_float(body[k:])
-        if re_part is None or im_part is None:
-            return None
-        return complex(re_part, im_part)
-    im = _parse_float(body)
-    if im is None:
-        return None
-    return complex(0, im)
-
-
-def _simplify_complex(n):
-    """A complex constant with zero imaginary part is also a float (and maybe an int)."""
-    c = n.complex_val
-    if c.imag == 0:
-        n.is_float = True
-        n.float_val = c.real
-        if float(int(c.real)) == c.real:
-            n.is_int = True
-            n.int_val = int(c.real)
 
 
 def parse(name, text, funcs):
