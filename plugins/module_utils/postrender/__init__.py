@@ -143,15 +143,7 @@ def _apply_one(objs, item, enable_plugins, cwd, where):
         for res in run_plugin(config, [], cwd, generator=True):
             absorb(resources, res)
     for config in plugins["transformers"]:
-        before = {(r.kind, r.namespace, r.name): r for r in resources}
         resources = run_plugin(config, resources, cwd, generator=False)
-        for res in resources:
-            # kustomize tracks each object through a transformer: its options and history stay.
-            old = before.get((res.kind, res.namespace, res.name))
-            if old is not None:
-                res.needs_hash = res.needs_hash or old.needs_hash
-                res.prev_names = old.prev_names + [n for n in res.prev_names if n not in old.prev_names]
-                res.orig_ns = old.orig_ns
     add_hashes(resources)
     fix_references(resources)
     return [r.obj for r in finish(resources)]

@@ -11,6 +11,7 @@ from .yamlio import dump, dump_all, load_all
 
 NEEDS_HASH = "kustomize.config.k8s.io/needs-hash"
 BEHAVIOR = "kustomize.config.k8s.io/behavior"
+ID = "kustomize.config.k8s.io/id"
 
 
 def resolve_executable(path, cwd):
@@ -90,13 +91,38 @@ def run_plugin(config, resources, cwd, generator):
     with tempfile.NamedTemporaryFile("w", suffix=".yaml", prefix="kust-plugin-") as fh:
         fh.write(text)
         fh.flush()
-        stdin = None if generator else dump_all([r.obj for r in resources])
+        stdin = None if generator else dump_all([_with_id(r) for r in resources])
         out, stderr = _execute([exe, fh.name] + args, stdin, cwd, label, env)
-    return [_with_options(obj, label) for obj in parse_output(out, label, stderr)]
+    by_id = {_res_id(r): r for r in resources}
+    result = []
+    for obj in parse_output(out, label, stderr):
+        old = by_id.get((((obj.get("metadata") or {}).get("annotations")) or {}).get(ID))
+        res = _with_options(obj, label)
+        if old is not None:
+            # kustomize keeps an object's options through a transformer by this id, but not
+            # its name history: references to a name the plugin changed stay as they are.
+            res.needs_hash = res.needs_hash or old.needs_hash
+        result.append(res)
+    return result
+
+
+def _res_id(res):
+    """The id annotation kustomize puts on every object it hands a transformer plugin."""
+    fields = (("group", res.group), ("kind", res.kind), ("name", res.name),
+              ("namespace", res.namespace), ("version", res.version))
+    return "".join("%s: %s\n" % (k, v) for k, v in fields if v)
+
+
+def _with_id(res):
+    obj = dict(res.obj)
+    meta = obj["metadata"] = dict(obj.get("metadata") or {})
+    meta["annotations"] = dict(meta.get("annotations") or {}, **{ID: _res_id(res)})
+    return obj
 
 
 def _with_options(obj, label):
     annotations = (obj.get("metadata") or {}).get("annotations") or {}
+    annotations.pop(ID, None)
     needs = annotations.pop(NEEDS_HASH, None)
     behavior = annotations.pop(BEHAVIOR, None) or ""
     if not annotations and "annotations" in (obj.get("metadata") or {}):

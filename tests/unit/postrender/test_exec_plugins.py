@@ -175,3 +175,31 @@ def test_xdg_config_home_defaults_to_dot_config(tmp_path, monkeypatch):
     out = load_all(run(chart_manifest("podinfo"), [SED_CONFIG], enable_plugins=True))
     assert next(o for o in out if o["kind"] == "Deployment")["spec"]["template"]["spec"][
         "containers"][0]["imagePullPolicy"] == "Always"
+
+
+RECORDING_RENAMER = """#!/usr/bin/env python3
+# Records what it was given, then renames the chart's ConfigMap.
+import os, sys, yaml
+data = sys.stdin.read()
+with open(os.environ["RECORD_TO"], "w") as fh:
+    fh.write(data)
+docs = [d for d in yaml.safe_load_all(data) if d]
+for d in docs:
+    if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "rel-grafana":
+        d["metadata"]["name"] = "renamed"
+yaml.safe_dump_all(docs, sys.stdout)
+"""
+RENAMER_CONFIG = {"apiVersion": "example.com/v1", "kind": "Renamer", "metadata": {"name": "r"}}
+
+
+def test_transformer_plugins_see_kustomize_id_annotations_and_renames_match(tmp_path, xdg, monkeypatch):
+    _install(xdg, RENAMER_CONFIG, RECORDING_RENAMER)
+    monkeypatch.setenv("RECORD_TO", str(tmp_path / "kustomize-input.yaml"))
+    expected = _kustomize_with_plugins(tmp_path, "grafana", transformers=[RENAMER_CONFIG])
+    monkeypatch.setenv("RECORD_TO", str(tmp_path / "our-input.yaml"))
+    got = ours(chart_manifest("grafana"), [RENAMER_CONFIG], enable_plugins=True)
+    assert_same_objects(got, expected)
+
+    def ids(path):
+        return sorted(o["metadata"]["annotations"]["kustomize.config.k8s.io/id"] for o in load_all(path.read_text()))
+    assert ids(tmp_path / "our-input.yaml") == ids(tmp_path / "kustomize-input.yaml")
