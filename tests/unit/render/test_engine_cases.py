@@ -211,6 +211,45 @@ CASES = {
         "Chart.yaml": CHART % "parent",
         "templates/t.yaml": "a: {{ include 3 . }}\n",
     },
+    "subchart_files_globals_and_nested_subcharts": {
+        "Chart.yaml": SUB_DEP % "  - name: mid\n    version: 0.1.0\n",
+        "values.yaml": "global:\n  region: eu\nmid:\n  leaf:\n    x: from-root\n",
+        "charts/mid/Chart.yaml": SUB_DEP.replace("parent", "mid") % "  - name: leaf\n    version: 0.1.0\n",
+        "charts/mid/values.yaml": "global:\n  region: us\n  tier: mid\n",
+        "charts/mid/conf/a.bin": "\x00\x01binary",
+        "charts/mid/templates/m.yaml": 'files: {{ .Files.Get "conf/a.bin" | b64enc }}\nregion: {{ .Values.global.region }}\n',
+        "charts/mid/charts/leaf/Chart.yaml": CHART % "leaf",
+        "charts/mid/charts/leaf/templates/l.yaml": "x: {{ .Values.x }}\ng: {{ toJson .Values.global }}\n"
+                                                   "t: {{ .Template.Name }}\n",
+        "templates/t.yaml": "subs: {{ toJson .Subcharts.mid.Values }}\n",
+    },
+    "tpl_sees_the_calling_template_and_includes_subchart_defines": {
+        "Chart.yaml": SUB_DEP % "  - name: sub\n    version: 0.1.0\n",
+        "values.yaml": "t: '{{ .Template.Name }} {{ include \"sub.x\" . }} {{ $.Release.Name }}'\n",
+        "templates/t.yaml": "a: {{ tpl .Values.t . }}\n",
+        "charts/sub/Chart.yaml": CHART % "sub",
+        "charts/sub/templates/_x.tpl": '{{ define "sub.x" }}sub-define{{ end }}',
+    },
+    "chart_and_capabilities_render_as_helm_4_maps_and_structs": {
+        "Chart.yaml": CHART % "parent" + "appVersion: '2.0'\nkeywords: [a, b]\n"
+                      "maintainers:\n  - name: me\n    email: me@example.com\n",
+        "templates/t.yaml": "chart: |\n{{ toYaml .Chart | indent 2 }}\n"
+                            "helm: {{ .Capabilities.HelmVersion.Version }}\n"
+                            "kv: {{ .Capabilities.KubeVersion.GitVersion }}\n",
+    },
+    "error_in_subchart_notes_fails_the_render": {
+        "Chart.yaml": SUB_DEP % "  - name: sub\n    version: 0.1.0\n",
+        "templates/cm.yaml": "a: 1\n",
+        "charts/sub/Chart.yaml": CHART % "sub",
+        "charts/sub/templates/NOTES.txt": '{{ fail "sub notes fail" }}',
+    },
+    "empty_and_comment_only_templates": {
+        "Chart.yaml": CHART % "parent",
+        "templates/empty.yaml": "",
+        "templates/blank.yaml": "  \n\n",
+        "templates/comment.yaml": "# just a comment\n",
+        "templates/trimmed.yaml": "{{- if false }}x{{ end }}\n---\n",
+    },
     "numbers_print_as_go_prints_float64": {
         "Chart.yaml": CHART % "parent",
         "values.yaml": "big: 1000000\nsmall: 0.00001\nint: 42\noct: 0777\nyes: yes\n",
