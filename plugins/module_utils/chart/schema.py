@@ -1,8 +1,9 @@
 """``values.schema.json`` validation of a chart and its subcharts, with Helm 4's messages.
 
 Helm 4 validates with santhosh-tekuri/jsonschema v6 (draft from ``$schema``, 2020-12 by
-default; ``format`` is only asserted up to draft-07).  We validate with the
-``jsonschema`` package and rebuild v6's error tree from its errors: every (sub)schema
+default; ``format`` is only asserted up to draft-07).  Schemas are evaluated by the
+compiled port in ``schemav6``; the few it does not cover go through the ``jsonschema``
+package, whose errors are rebuilt into v6's tree here: every (sub)schema
 evaluation yields its single error, or a ``validation failed`` group when several of
 its keywords fail; ``type``/``const``/``enum``/``format`` failures stop the evaluation of
 that schema; ``allOf``/``anyOf``/``oneOf``/``contains``/``propertyNames`` nest their
@@ -21,9 +22,6 @@ sorted.  Messages of ``format`` failures lack v6's detail text.
 
 import json
 import re
-
-import jsonschema
-from jsonschema import validators
 
 from ..gotemplate.fmt import format_value, go_quote
 from ..gotemplate.values import go_type_name
@@ -68,8 +66,7 @@ def validate_single(values, schema_bytes):
         schema = json.loads(text)
     except ValueError as exc:
         return "%s\n" % exc
-    cls = validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    draft = _draft(cls)
+    draft = schemav6.draft_of(schema)
     instance = _plain(values)
     try:
         compiled = schemav6.compile_schema(text, schema, draft)
@@ -77,6 +74,8 @@ def validate_single(values, schema_bytes):
         compiled = None
     if compiled is not None:
         return _render(schemav6.Validator(_Err, _Messages).validate(compiled, instance, ()))
+    import jsonschema  # slow to import: only for schemas the compiled port leaves to it
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     try:
         cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
@@ -100,12 +99,6 @@ def _render(result):
     for cause in causes:
         cause.display(lines, 0)
     return "\n".join(lines) + "\n"
-
-
-def _draft(cls):
-    digits = re.findall(r"\d+", cls.__name__)
-    year = int(digits[0]) if digits else 2020
-    return 2020 if year == 202012 else 2019 if year == 201909 else year
 
 
 def _plain(value):

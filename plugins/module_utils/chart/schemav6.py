@@ -9,12 +9,25 @@ the ``jsonschema`` package.
 
 import re
 
-import jsonschema
-
 _UNSUPPORTED = ("$dynamicRef", "$recursiveRef", "unevaluatedProperties", "unevaluatedItems",
                 "contentSchema", "$anchor", "$dynamicAnchor", "$recursiveAnchor")
 _TYPE_ORDER = ("null", "boolean", "number", "integer", "string", "array", "object")
-_FORMATS = jsonschema.Draft7Validator.FORMAT_CHECKER
+_DRAFTS = (("draft-04", 4), ("draft-06", 6), ("draft-07", 7), ("2019-09", 2019), ("2020-12", 2020))
+
+
+def draft_of(schema):
+    """The draft ``$schema`` names; anything else (or none) is 2020-12, as for v6."""
+    url = schema.get("$schema") if isinstance(schema, dict) else None
+    for marker, draft in _DRAFTS:
+        if isinstance(url, str) and marker in url:
+            return draft
+    return 2020
+
+
+def _conforms(value, fmt):
+    """Draft-07 format assertion (the ``jsonschema`` package's checkers)."""
+    import jsonschema
+    return jsonschema.Draft7Validator.FORMAT_CHECKER.conforms(value, fmt)
 
 
 class Unsupported(Exception):
@@ -223,7 +236,7 @@ class Validator(object):
             return Err(loc, self.msg.const(s.const))
         if s.enum is not None and not any(equal(v, item) for item in s.enum):
             return Err(loc, self.msg.enum(s.enum))
-        if s.format is not None and not _FORMATS.conforms(v, s.format):
+        if s.format is not None and not _conforms(v, s.format):
             return Err(loc, "%s is not valid %s" % (self.msg.display(v), s.format))
         errors = []
         if s.ref is not None:
