@@ -28,6 +28,7 @@ def build(resources, cfg, cwd):
     for path in cfg.get("resources") or []:
         for obj in _load_file(path, cwd, "resources"):
             resources.append(Res(obj))
+    _check_unique(resources)
     opts = cfg.get("generatorOptions") or {}
     for spec in cfg.get("configMapGenerator") or []:
         absorb(resources, generate("ConfigMap", spec, opts, cwd))
@@ -76,6 +77,17 @@ def finish(resources):
         if isinstance(meta, dict) and "annotations" in meta and not meta["annotations"]:
             del meta["annotations"]
     return resources
+
+
+def _check_unique(resources):
+    """kustomize refuses two objects with one id (apiVersion, kind, namespace, name)."""
+    seen = set()
+    for res in resources:
+        key = (res.obj.get("apiVersion"), res.kind, res.namespace or "default", res.name)
+        if key in seen:
+            raise PostRenderError("kustomize: may not add resource with an already registered id: "
+                                  "%s %s" % (res.obj.get("apiVersion"), res.ident()))
+        seen.add(key)
 
 
 def _looks_like_path(entry):

@@ -105,3 +105,13 @@ def test_a_kustomization_file_is_read_with_files_relative_to_it(tmp_path):
     (overlay / "kustomization.yaml").write_text(yaml.safe_dump(cfg))
     assert_same_objects(ours(manifest, [{"kustomize": "overlay"}], cwd=str(tmp_path)), expected)
     assert_same_objects(ours(manifest, [{"kustomize": str(overlay / "kustomization.yaml")}]), expected)
+
+
+def test_two_objects_with_one_id_are_refused_as_kustomize_does(tmp_path):
+    from ansible_collections.helmless.core.plugins.module_utils.postrender import PostRenderError
+    manifest = ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: default}\n---\n"
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n")
+    with pytest.raises(AssertionError, match="already registered id"):
+        kubectl_kustomize(tmp_path, manifest, {})
+    with pytest.raises(PostRenderError, match="already registered id: v1 ConfigMap -/a"):
+        ours(manifest, [{"kustomize": {}}])
