@@ -296,3 +296,34 @@ def test_chart_path_helpers(tmp_path):
     assert sub.chart_full_path() == "p/charts/sub" and sub.chart_path() == "p.sub"
     assert [n for n, _ in sub.renderable_templates()] == ["templates/_h.tpl"]
     assert [(n, f) for n, f, _ in chart.crd_objects()] == [("crds/a.yaml", "p/charts/sub/crds/a.yaml")]
+
+
+YAML_ERROR_CASES = {
+    "Chart.yaml syntax": ("Chart.yaml", "apiVersion: v2\nname: x\nversion: 1.0.0\nfoo: [\n"),
+    "Chart.yaml tab": ("Chart.yaml", "apiVersion: v2\nname: x\n\tversion: 1.0.0\n"),
+    "values.yaml syntax": ("values.yaml", "a: 1\nb: [1\n"),
+    "values.yaml duplicate key": ("values.yaml", "a: 1\na: 2\n"),
+    "values.yaml list": ("values.yaml", "- 1\n- 2\n"),
+    "values.yaml scalar": ("values.yaml", "hello\n"),
+    "values.yaml second document": ("values.yaml", "a: 1\n---\nb: [\n"),
+    "values.yaml bad separator": ("values.yaml", "a: 1\n--- x\nb: 2\n"),
+    "Chart.lock syntax": ("Chart.lock", "dependencies: [\n"),
+    "subchart values.yaml": ("charts/sub/values.yaml", "a: [\n"),
+    "subchart Chart.yaml": ("charts/sub/Chart.yaml", "name: [\n"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(YAML_ERROR_CASES))
+def test_yaml_errors_name_the_file_like_helm(tmp_path, case):
+    rel, content = YAML_ERROR_CASES[case]
+    files = {rel: content}
+    if rel.startswith("charts/sub/") and rel != "charts/sub/Chart.yaml":
+        files["charts/sub/Chart.yaml"] = "apiVersion: v2\nname: sub\nversion: 1.0.0\n"
+    path = write_chart(tmp_path, "x", files=files)
+    expected = _oracle_error(path)
+    if expected is None:
+        load_chart(path)
+        return
+    with pytest.raises(ChartError) as info:
+        load_chart(path)
+    assert str(info.value) == expected
