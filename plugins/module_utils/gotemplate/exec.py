@@ -7,6 +7,8 @@ pipeline's ``final`` value.  Variables live in a per-execution list indexed by t
 the parser assigned.  Go's behaviours follow exec.go; the "at <node>" of each error is
 the node Go's ``s.at`` would have recorded.
 """
+import gc
+
 from . import nodes as N
 from .calls import MISSING, call_function, call_method, make_plan, typed_value, err
 from .errors import TemplateError
@@ -48,9 +50,18 @@ def print_action(v):
 
 
 def compile_tree(tree):
-    """Compile ``tree`` once; the result is cached on the tree (trees are immutable)."""
+    """Compile ``tree`` once; the result is cached on the tree (trees are immutable).
+
+    Compiling only allocates long-lived closures, so the cyclic GC is paused meanwhile:
+    its collections would otherwise cost more than the compilation itself."""
     if tree.compiled is None:
-        tree.compiled = _Compiler(tree).list(tree.root, False)
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            tree.compiled = _Compiler(tree).list(tree.root, False)
+        finally:
+            if enabled:
+                gc.enable()
     return tree.compiled
 
 

@@ -4,6 +4,8 @@ Trees are immutable once parsed and are shared between clones (Helm's ``tpl`` cl
 set for every call), and parse results are cached by text, so re-rendering the same
 chart neither re-parses nor re-compiles its templates.
 """
+import gc
+
 from .calls import Func, err
 from .errors import ExecError
 from .exec import UNSET, compile_tree
@@ -79,7 +81,13 @@ class TemplateSet(object):
             trees = hit[0]
         else:
             parser = Parser(name, text, funcs)
-            trees = parser.parse()
+            enabled = gc.isenabled()
+            gc.disable()  # parsing only allocates nodes that live on; collections are waste
+            try:
+                trees = parser.parse()
+            finally:
+                if enabled:
+                    gc.enable()
             if len(_PARSE_CACHE) >= _PARSE_CACHE_MAX:
                 _PARSE_CACHE.clear()
             _PARSE_CACHE[key] = (trees, ("break" in funcs, "continue" in funcs), frozenset(parser.idents))
