@@ -298,3 +298,41 @@ def chart_scopes(chart, top):
     for dep in chart.dependencies:
         out.extend(chart_scopes(dep, top["Subcharts"][dep.name]))
     return out
+
+
+def user_values(values_files=(), set_json=(), set_values=(), set_string=(), set_file=(), set_literal=(),
+                base_dir=None):
+    """Helm CLI's ``MergeValues``: ``-f`` files, then ``--set-json``, ``--set``, ``--set-string``,
+    ``--set-file``, ``--set-literal``, each applied over the result so far.
+
+    A ``values_files`` item is a path (read like ``-f``) or an already-parsed dict.
+    Errors name the option or file as Helm's do (``failed parsing --set data: ...``).
+    """
+    from . import strvals
+    from ..goyaml import load_values, merge_maps
+    base = {}
+    for item in values_files:
+        if isinstance(item, dict):
+            current = item
+        else:
+            try:
+                with open(item, "rb") as handle:
+                    data = handle.read()
+            except OSError as exc:
+                raise ValuesError("open %s: %s" % (item, (exc.strerror or str(exc)).lower()))
+            try:
+                current = load_values(data) or {}
+            except Exception as exc:
+                raise ValuesError("failed to parse %s: %s" % (item, exc))
+        base = merge_maps(base, current)
+    steps = ((set_json, strvals.parse_set_json_cli, "--set-json data"), (set_values, strvals.parse_set, "--set data"),
+             (set_string, strvals.parse_set_string, "--set-string data"),
+             (set_file, lambda text, dest: strvals.parse_set_file(text, dest, base_dir), "--set-file data"),
+             (set_literal, strvals.parse_set_literal, "--set-literal data"))
+    for expressions, parse, what in steps:
+        for expression in expressions:
+            try:
+                parse(expression, base)
+            except ValuesError as exc:
+                raise ValuesError("failed parsing %s: %s" % (what, exc))
+    return base

@@ -148,3 +148,21 @@ def test_values_methods_render_like_helm(tmp_path):
     values = coalesce_values(load_chart(path))
     assert json.loads(first) == json.loads(json.dumps([values.Table("a"), values.PathValue("a.b"), values.AsMap()]))
     assert values.YAML() == yaml_text
+
+
+def test_user_values_apply_files_then_set_flags_in_helms_order(tmp_path):
+    from ansible_collections.helmless.core.plugins.module_utils.chart.values import user_values
+    first = tmp_path / "a.yaml"
+    first.write_text("a: 1\nb: {c: 2, d: 3}\nl: [1]\n---\nz: 1\n")
+    content = tmp_path / "content.txt"
+    content.write_text("from file")
+    out = user_values([str(first), {"b": {"d": 4}}], set_json=['j={"x":1}', 'a=10'], set_values=["a=5,s=7"],
+                      set_string=["s=8"], set_file=["f=" + str(content)], set_literal=["s=lit,eral"])
+    assert out == {"a": 5, "b": {"c": 2.0, "d": 4}, "l": [1.0], "z": 1.0, "j": {"x": 1.0}, "s": "lit,eral",
+                   "f": "from file"}
+    with pytest.raises(ValuesError, match=r"^failed parsing --set data: error parsing index"):
+        user_values(set_values=["a[x]=1"])
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("a: [\n")
+    with pytest.raises(ValuesError, match="failed to parse .*broken.yaml"):
+        user_values([str(broken)])
