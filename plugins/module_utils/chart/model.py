@@ -62,16 +62,18 @@ class Chart(object):
         return chart
 
     def chart_path(self):
-        """Dotted path used in messages: ``parent.sub`` (Helm's ``ChartPath``)."""
-        if self.parent is None:
-            return self.name
-        return self.parent.chart_path() + "." + self.name
-
-    def chart_full_path(self):
         """Path used in template names: ``parent/charts/sub`` (Helm's ``ChartFullPath``)."""
         if self.parent is None:
             return self.name
-        return self.parent.chart_full_path() + "/charts/" + self.name
+        return self.parent.chart_path() + "/charts/" + self.name
+
+    chart_full_path = chart_path
+
+    def dotted_path(self):
+        """``parent.sub`` (Helm's ``ChartPath``)."""
+        if self.parent is None:
+            return self.name
+        return self.parent.dotted_path() + "." + self.name
 
     def crds(self):
         """``(name, bytes)`` of every CRD file (``crds/*.yaml|yml|json``) of this chart only."""

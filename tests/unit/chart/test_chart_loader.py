@@ -293,7 +293,7 @@ def test_chart_path_helpers(tmp_path):
     sub = chart.dependencies[0]
     assert chart.is_root() and not sub.is_root()
     assert sub.parent is chart and sub.is_library()
-    assert sub.chart_full_path() == "p/charts/sub" and sub.chart_path() == "p.sub"
+    assert sub.chart_path() == sub.chart_full_path() == "p/charts/sub" and sub.dotted_path() == "p.sub"
     assert [n for n, _ in sub.renderable_templates()] == ["templates/_h.tpl"]
     assert [(n, f) for n, f, _ in chart.crd_objects()] == [("crds/a.yaml", "p/charts/sub/crds/a.yaml")]
 
