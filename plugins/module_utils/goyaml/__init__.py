@@ -10,12 +10,12 @@ from .errors import YAMLError
 from .loader import iter_documents, convert_error
 from .dump import to_yaml, to_yaml_pretty
 from .gojson import JSONError, NilMap, NilList, decode as _json_decode, kind_name as _kind, to_json as _to_json
-from .gotoml import to_toml, from_toml
+from .gotoml import TOMLError, to_toml, from_toml
 
 __all__ = [
     "load", "load_values", "load_all", "to_yaml", "to_yaml_pretty", "to_json", "from_json",
     "from_json_array", "from_yaml", "from_yaml_array", "to_toml", "from_toml", "merge_maps",
-    "YAMLError", "JSONError", "NilMap", "NilList",
+    "YAMLError", "JSONError", "TOMLError", "NilMap", "NilList",
 ]
 
 _MAP_TYPE = "map[string]interface {}"

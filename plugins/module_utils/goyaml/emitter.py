@@ -123,6 +123,19 @@ def sorted_keys(d, v3=False):
 _SPECIAL_V3 = re.compile("[^\t\n\x20-\x7e\u00a0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
 
 
+_SIMPLE_KEYS = {}
+
+
+def _simple_key(k):
+    """Whether key ``k`` is written plain as a simple key (cached: keys repeat a lot)."""
+    r = _SIMPLE_KEYS.get(k)
+    if r is None:
+        r = bool(_SIMPLE.match(k)) and len(k) <= 128 and not needs_quotes(k)
+        if len(_SIMPLE_KEYS) < 50000:
+            _SIMPLE_KEYS[k] = r
+    return r
+
+
 def analyze(s, v3=False):
     """Return (plain_allowed, single_allowed, block_allowed, multiline) in block context.
 
@@ -219,7 +232,20 @@ class Emitter(object):
 
     def block_sequence(self, seq):
         self.increase_indent(False, (not self.v3) and self.mapping_context and not self.indention)
+        ind = self.indent
+        out = self.out
         for item in seq:
+            text = self.fast_text(item, ind + 2)
+            if text is not None:
+                # The common case inlined: write_indent, "-", one plain scalar.
+                col = self.column
+                if not self.indention or col > ind or (col == ind and not self.whitespace):
+                    out.append("\n")
+                    col = 0
+                out.append(" " * (ind - col) + "- " + text if col < ind else "- " + text)
+                self.column = ind + 2 + len(text)
+                self.whitespace = self.indention = False
+                continue
             self.write_indent()
             self.write_indicator("-", True, False, True)
             self.node(item)
@@ -228,32 +254,61 @@ class Emitter(object):
     def block_mapping(self, d):
         d = self.prep_keys(d)
         self.increase_indent(False, False)
+        ind = self.indent
+        out = self.out
         for k in sorted_keys(d, self.v3):
+            v = d[k]
+            simple = _simple_key(k)
+            if simple:
+                text = self.fast_text(v, ind + len(k) + 2)
+                if text is not None:
+                    # The common case inlined: write_indent, plain key, ":", plain scalar.
+                    col = self.column
+                    if not self.indention or col > ind or (col == ind and not self.whitespace):
+                        out.append("\n")
+                        col = 0
+                    line = k + ": " + text
+                    out.append(" " * (ind - col) + line if col < ind else line)
+                    self.column = ind + len(line)
+                    self.whitespace = self.indention = False
+                    continue
             self.write_indent()
-            style, multiline = self.key_style(k)
-            if not multiline and (len(k) if k.isascii() else len(k.encode("utf-8"))) <= 128:
+            if simple:
                 self.mapping_context = True
                 self.simple_key_context = True
-                self.scalar(k, style)
+                self.scalar(k, PLAIN)
                 self.write_indicator(":", False, False, False)
             else:
-                self.write_indicator("?", True, False, True)
-                self.mapping_context = True
-                self.simple_key_context = False
-                self.string(k)
-                self.write_indent()
-                self.write_indicator(":", True, False, True)
-            self.node(d[k], mapping=True)
+                style, multiline = self.select_style(k, simple_key=True)
+                if not multiline and (len(k) if k.isascii() else len(k.encode("utf-8"))) <= 128:
+                    self.mapping_context = True
+                    self.simple_key_context = True
+                    self.scalar(k, style)
+                    self.write_indicator(":", False, False, False)
+                else:
+                    self.write_indicator("?", True, False, True)
+                    self.mapping_context = True
+                    self.simple_key_context = False
+                    self.string(k)
+                    self.write_indent()
+                    self.write_indicator(":", True, False, True)
+            self.node(v, mapping=True)
         self.indent = self.indents.pop()
 
-    # -- scalars -------------------------------------------------------------------------
-    def key_style(self, s):
-        """Style for ``s`` as a simple key, and whether it is multiline."""
-        if _SIMPLE.match(s) and not needs_quotes(s):
-            return PLAIN, False
-        style, multiline = self.select_style(s, simple_key=True)
-        return style, multiline
+    def fast_text(self, v, col):
+        """The plain one-line text of ``v`` written at column ``col``, or None when the
+        general writer is needed (quoting, folding, blocks, containers)."""
+        if type(v) is str:
+            if not _SIMPLE.match(v) or needs_quotes(v):
+                return None
+            if " " in v and col + len(v) > self.best_width:
+                return None
+            return v
+        if v is None or type(v) is bool or type(v) is int or type(v) is float:
+            return self.format_scalar(v)
+        return None
 
+    # -- scalars -------------------------------------------------------------------------
     def select_style(self, s, simple_key):
         if "\n" in s:
             style = LITERAL

@@ -166,7 +166,13 @@ class _Encoder(object):
 
 
 def to_toml(value):
-    """BurntSushi ``toml.NewEncoder(b).Encode(value)``; Helm returns the error text instead."""
+    """BurntSushi ``toml.NewEncoder(b).Encode(value)``; Helm returns the error text instead.
+
+    ``nil`` makes the Go encoder panic; that is raised as TOMLError (Helm reports it as
+    ``error calling toToml: ...``).
+    """
+    if value is None:
+        raise TOMLError("reflect: call of reflect.Value.Type on zero Value")
     value = _plain(value)
     enc = _Encoder()
     try:

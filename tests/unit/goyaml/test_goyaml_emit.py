@@ -14,9 +14,15 @@ def _id(v):
     return r if len(r) <= 40 else r[:37] + "..."
 
 
+TOML_CASES = [i for i, c in enumerate(CASES) if isinstance(c, dict)]
+
+
 @pytest.fixture(scope="module")
 def helm():
-    return render_values("emit", CASES, FUNCS)
+    out = dict(render_values("emit", CASES, FUNCS))
+    toml = render_values("toml", [CASES[i] for i in TOML_CASES], ["toToml"])
+    out.update({(i, "toToml"): toml[(j, "toToml")] for j, i in enumerate(TOML_CASES)})
+    return out
 
 
 def _ours(fn, v):
@@ -24,32 +30,19 @@ def _ours(fn, v):
         out = fn(v)
     except (goyaml.YAMLError, goyaml.JSONError):
         return ""
+    if fn is goyaml.to_toml:
+        return out
     return out[:-1] if out.endswith("\n") else out
 
 
-@pytest.mark.parametrize("i", range(len(CASES)), ids=[_id(c) for c in CASES])
-def test_to_yaml_prints_what_helm_toyaml_prints(helm, i):
-    assert _ours(goyaml.to_yaml, CASES[i]) == helm[(i, "toYaml")]
+OURS = {"toYaml": goyaml.to_yaml, "toYamlPretty": goyaml.to_yaml_pretty, "toJson": goyaml.to_json,
+        "toToml": goyaml.to_toml}
 
 
 @pytest.mark.parametrize("i", range(len(CASES)), ids=[_id(c) for c in CASES])
-def test_to_yaml_pretty_prints_what_helm_toyamlpretty_prints(helm, i):
-    assert _ours(goyaml.to_yaml_pretty, CASES[i]) == helm[(i, "toYamlPretty")]
-
-
-@pytest.mark.parametrize("i", range(len(CASES)), ids=[_id(c) for c in CASES])
-def test_to_json_prints_what_helm_tojson_prints(helm, i):
-    assert _ours(goyaml.to_json, CASES[i]) == helm[(i, "toJson")]
-
-
-TOML_CASES = [c for c in CASES if isinstance(c, dict)]
-
-
-@pytest.fixture(scope="module")
-def helm_toml():
-    return render_values("toml", TOML_CASES, ["toToml"])
-
-
-@pytest.mark.parametrize("i", range(len(TOML_CASES)), ids=[_id(c) for c in TOML_CASES])
-def test_to_toml_prints_what_helm_totoml_prints(helm_toml, i):
-    assert goyaml.to_toml(TOML_CASES[i]) == helm_toml[(i, "toToml")]
+def test_serialisers_print_what_helm_prints(helm, i):
+    """toYaml, toYamlPretty, toJson (and toToml for maps) of one value."""
+    funcs = FUNCS + (["toToml"] if isinstance(CASES[i], dict) else [])
+    ours = {f: _ours(OURS[f], CASES[i]) for f in funcs}
+    theirs = {f: helm[(i, f)] for f in funcs}
+    assert ours == theirs

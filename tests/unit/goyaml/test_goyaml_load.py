@@ -23,15 +23,19 @@ def _plain_words():
     return [w for w in WORDS if "\n" not in w]
 
 
-def documents(full=True):
-    docs = []
-    for w in (_plain_words() if full else []):
-        docs += ["k: %s" % w, "%s: v" % w, "k: [%s]" % w, "k: {%s: 1}" % w, "- %s" % w,
-                 "k: '%s'" % w, 'k: "%s"' % w, "k:\n  - %s\n" % w]
-    for text in MULTILINE:
-        docs += ["k: |\n" + "".join("  " + ln + "\n" for ln in text.split("\n")),
-                 "k: >\n" + "".join("  " + ln + "\n" for ln in text.split("\n"))]
-    docs += [
+def word_documents(w):
+    """One plain word in every position of a document."""
+    return ["k: %s" % w, "%s: v" % w, "k: [%s]" % w, "k: {%s: 1}" % w, "- %s" % w,
+            "k: '%s'" % w, 'k: "%s"' % w, "k:\n  - %s\n" % w]
+
+
+def block_documents(text):
+    return ["k: |\n" + "".join("  " + ln + "\n" for ln in text.split("\n")),
+            "k: >\n" + "".join("  " + ln + "\n" for ln in text.split("\n"))]
+
+
+def documents():
+    return [
         "", "# only a comment\n", "---\n", "---\na: 1\n", "a: 1\n---\nb: 2\n", "a: 1\n...\n",
         "%YAML 1.1\n---\na: 1\n", "%TAG !e! tag:example.com,2000:\n---\na: !e!x 1\n", "\ufeffa: 1\n",
         "a: 1\r\nb: 2\r\n", "a: 1\rb: 2", "a:\n  b:\n    c: 1\n  d: [1, 2, {e: f}]\n",
@@ -66,7 +70,6 @@ def documents(full=True):
         "a: \"yes\"\nb: 'y'\n", "a: nan\nb: inf\nc: Infinity\nd: NaN\n", "key with spaces: value with spaces\n",
         "\"quoted key\": 1\n'single key': 2\n", "a: [b, 'c', \"d\", {e: f}, [g]]\n",
     ]
-    return docs
 
 
 # helm_python passes the text as a C string, which would cut it at a NUL: such
@@ -75,7 +78,15 @@ def documents(full=True):
 # (``[a:]`` is accepted by go-yaml; tags directly before ``]`` give another message) and
 # accepts the ``\/`` escape that go-yaml rejects; those inputs are left out here.
 _LIBYAML_DIFFERS = ("[a:]", "[!a]", "[!]", "[!!str]", "\\/")
-DOCS = [d for d in documents() if "\x00" not in d and not any(x in d for x in _LIBYAML_DIFFERS)]
+
+
+def _usable(d):
+    return "\x00" not in d and not any(x in d for x in _LIBYAML_DIFFERS)
+
+
+GROUPS = [[d for d in word_documents(w) if _usable(d)] for w in _plain_words()]
+GROUPS += [[d for d in block_documents(t) if _usable(d)] for t in MULTILINE]
+GROUPS += [[d] for d in documents() if _usable(d)]
 
 
 def _ours(text):
@@ -97,14 +108,15 @@ def _same(ours, helm):
     return canon(ours) == canon(helm)
 
 
-@pytest.mark.parametrize("text", DOCS)
-def test_load_reads_a_values_document_as_helm_does(text):
-    helm = values_from_yaml(text)
-    ours = _ours(text)
-    if isinstance(helm, tuple) and "cannot unmarshal" in helm[1] and "common.Values" in helm[1]:
-        assert not isinstance(ours, (dict, tuple)) and ours is not None
-        return
-    assert _same(ours, helm), (ours, helm)
+@pytest.mark.parametrize("texts", GROUPS, ids=[repr(g[0])[:40] if g else "-" for g in GROUPS])
+def test_load_reads_values_documents_as_helm_does(texts):
+    for text in texts:
+        helm = values_from_yaml(text)
+        ours = _ours(text)
+        if isinstance(helm, tuple) and "cannot unmarshal" in helm[1] and "common.Values" in helm[1]:
+            assert not isinstance(ours, (dict, tuple)) and ours is not None, text
+            continue
+        assert _same(ours, helm), (text, ours, helm)
 
 
 VALUE_DOCS = [
@@ -133,7 +145,7 @@ def test_load_values_names_the_file_in_errors():
     assert exc.value.line == 1
 
 
-FROM_TEXTS = [t for t in ["k: %s" % w for w in _plain_words()] + documents(full=False)
+FROM_TEXTS = [t for t in ["k: %s" % w for w in _plain_words()] + documents()
               if not any(x in t for x in _LIBYAML_DIFFERS)] + [
     '{"a": 1}', "[1, 2]", "", "   ", "null", "1", '"s"', "true", '{"a": [1, 2, {"b": null}]}',
     '{"a": 1', '{"a" 1}', '{"a": 1,}', "[1, 2,]", "[1 2]", '{a: 1}', "{'a': 1}", '{"a": 01}',
@@ -155,11 +167,15 @@ def helm_from():
     return render_values("from", FROM_TEXTS, FROM_FUNCS)
 
 
-@pytest.mark.parametrize("func", FROM_FUNCS)
-@pytest.mark.parametrize("i", range(len(FROM_TEXTS)), ids=[repr(t)[:40] for t in FROM_TEXTS])
-def test_from_functions_return_what_helm_returns(helm_from, i, func):
+def _from(func, text):
     try:
-        ours = goyaml.to_json(OURS[func](FROM_TEXTS[i]))
+        return goyaml.to_json(OURS[func](text))
     except goyaml.JSONError:
-        ours = ""
-    assert ours == helm_from[(i, func)]
+        return ""
+
+
+@pytest.mark.parametrize("i", range(len(FROM_TEXTS)), ids=[repr(t)[:40] for t in FROM_TEXTS])
+def test_from_functions_return_what_helm_returns(helm_from, i):
+    """fromYaml, fromYamlArray, fromJson, fromJsonArray of one text (results via toJson)."""
+    ours = {f: _from(f, FROM_TEXTS[i]) for f in FROM_FUNCS}
+    assert ours == {f: helm_from[(i, f)] for f in FROM_FUNCS}
