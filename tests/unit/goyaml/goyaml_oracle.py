@@ -19,8 +19,11 @@ def json_as_yaml(value):
     return _YAML_UNSAFE.sub(lambda m: "\\u%04x" % ord(m.group(0)), text)
 
 
-def write_chart(root, values_text, templates):
+def write_chart(root, values_text, templates, files=None):
     os.makedirs(os.path.join(root, "templates"), exist_ok=True)
+    for name, data in (files or {}).items():
+        with open(os.path.join(root, name), "wb") as fh:
+            fh.write(data)
     with open(os.path.join(root, "Chart.yaml"), "w") as fh:
         fh.write("apiVersion: v2\nname: c\nversion: 0.1.0\n")
     with open(os.path.join(root, "values.yaml"), "w", encoding="utf-8") as fh:
@@ -36,11 +39,11 @@ def render_chart(root):
         return chart.render({}, name="rel", namespace="ns")
 
 
-def render_batch(key, values_text, templates):
+def render_batch(key, values_text, templates, files=None):
     """{template name: output} for one chart; cached per process under ``key``."""
     if key not in _CACHE:
         root = tempfile.mkdtemp(prefix="goyaml-oracle-")
-        write_chart(root, values_text, templates)
+        write_chart(root, values_text, templates, files)
         rendered = render_chart(root)
         _CACHE[key] = {name: rendered.get("c/templates/" + name) for name in templates}
     return _CACHE[key]
