@@ -44,8 +44,12 @@ def print_action(v):
     """exec.go printValue: ``<no value>`` for nil, pointers indirected, else fmt.Sprint."""
     if v is None:
         return "<no value>"
-    if isinstance(v, GoStruct) and v.GO_TYPE.startswith("*") and "String" not in v.GO_METHODS:
-        return _fmt_arg(v, "v", _PLAIN, 0)[1:]
+    if isinstance(v, GoStruct):
+        # printableValue takes the address of a struct, so pointer-receiver String() applies.
+        if "String" in v.GO_METHODS:
+            return v.go_method("String")()
+        if v.GO_TYPE.startswith("*"):
+            return _fmt_arg(v, "v", _PLAIN, 0)[1:]
     return format_value(v)
 
 

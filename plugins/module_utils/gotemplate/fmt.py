@@ -22,6 +22,10 @@ def format_value(v):
 
 
 def _struct_str(v, verb, flags, depth):
+    """String()/Error() as fmt uses them; a struct whose String has a pointer receiver
+    declares ``GO_STRINGER = False`` (fmt then prints its fields, as Go does)."""
+    if not getattr(v, "GO_STRINGER", True):
+        return None
     meth = v.go_method("String") if "String" in v.GO_METHODS else None
     if meth is None and "Error" in v.GO_METHODS:
         meth = v.go_method("Error")
@@ -322,13 +326,14 @@ def _fmt_arg(v, verb, flags, depth):
         if gt.startswith("*") and depth > 0:
             return "0xc000010000"
         prefix = "&" if gt.startswith("*") else ""
+        names = getattr(v, "GO_PRINT_FIELDS", None) or v.GO_FIELDS
         if flags.sharp_v:
-            parts = ["%s:%s" % (n, _sharp_elem(v.go_field(n), flags, depth)) for n in v.GO_FIELDS]
+            parts = ["%s:%s" % (n, _sharp_elem(getattr(v, n), flags, depth)) for n in names]
             return prefix + gt.lstrip("*") + "{" + ", ".join(parts) + "}"
         if flags.plus_v:
-            parts = ["%s:%s" % (n, _elem(v.go_field(n), verb, flags, depth)) for n in v.GO_FIELDS]
+            parts = ["%s:%s" % (n, _elem(getattr(v, n), verb, flags, depth)) for n in names]
         else:
-            parts = [_elem(v.go_field(n), verb, flags, depth) for n in v.GO_FIELDS]
+            parts = [_elem(getattr(v, n), verb, flags, depth) for n in names]
         return prefix + "{" + " ".join(parts) + "}"
     if callable(v):
         if verb in "vp":

@@ -47,15 +47,21 @@ class VersionSet(list):
 
 
 class KubeVersion(GoStruct):
+    """Like Helm's: String() has a pointer receiver, so only the executor's printing uses it."""
     GO_TYPE = "common.KubeVersion"
     GO_FIELDS = ("Version", "Major", "Minor")
+    GO_PRINT_FIELDS = ("Version", "normalizedVersion", "Major", "Minor")
     GO_METHODS = ("String",)
+    GO_STRINGER = False
 
     def __init__(self):
-        self.Version, self.Major, self.Minor = "v1.99.0", "1", "99"
+        # The oracle's own Capabilities, so printed structs can be compared.
+        status, text = oracle("{{ .Capabilities.KubeVersion.Version }} {{ .Capabilities.KubeVersion }} "
+                              "{{ .Capabilities.KubeVersion.Major }} {{ .Capabilities.KubeVersion.Minor }}")
+        self.Version, self.normalizedVersion, self.Major, self.Minor = text.split(" ")
 
     def String(self):
-        return self.Version
+        return self.normalizedVersion
 
 
 class Capabilities(GoStruct):
@@ -129,6 +135,9 @@ ORACLE_CASES = [
     ("{{ .Capabilities.Nope }}", None, None),
     ("{{ .Capabilities.KubeVersion.Major.x }}", None, None),
     ("{{ .Release.Name 1 }}", None, None),
+    ("{{ .Capabilities.KubeVersion }}|{{ printf \"%v|%+v|%s\" .Capabilities.KubeVersion .Capabilities.KubeVersion"
+     " .Capabilities.KubeVersion }}|{{ print .Capabilities.KubeVersion \"x\" }}", None, None),
+    ("{{ printf \"%T|%T\" .Capabilities .Capabilities.KubeVersion }}", None, None),
     ("{{ and 1 (div 1 0) }}", None, None),
     ("{{ or 1 (div 1 0) }}", None, None),
 ]
