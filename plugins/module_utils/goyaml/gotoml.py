@@ -185,13 +185,59 @@ def to_toml(value):
     return "".join(enc.out)
 
 
+class GoTime(GoStruct):
+    """A ``time.Time`` decoded from TOML (local date-times are read as UTC, as in
+    Helm's containers).  ``String()`` and the JSON form follow Go's formats."""
+
+    GO_TYPE = "time.Time"
+    GO_METHODS = ("String",)
+
+    def __init__(self, dt, year0=False):
+        if dt.tzinfo is None:
+            dt = dt.replace(tzinfo=datetime.timezone.utc)
+        self.dt = dt
+        self.year0 = year0  # TOML local times are dated 0000-01-01 by Go
+
+    def _date(self, sep):
+        d = self.dt
+        return "%04d-%02d-%02d%s%02d:%02d:%02d" % (0 if self.year0 else d.year, d.month, d.day, sep,
+                                                d.hour, d.minute, d.second)
+
+    def _frac(self):
+        us = self.dt.microsecond
+        return ("." + ("%06d" % us).rstrip("0")) if us else ""
+
+    def _offset(self, colon):
+        off = self.dt.utcoffset()
+        mins = int(off.total_seconds() // 60)
+        sign = "-" if mins < 0 else "+"
+        mins = abs(mins)
+        return "%s%02d%s%02d" % (sign, mins // 60, ":" if colon else "", mins % 60)
+
+    def go_json_value(self):
+        """RFC 3339 with nanoseconds, as ``time.Time.MarshalJSON``."""
+        zone = "Z" if self.dt.utcoffset().total_seconds() == 0 else self._offset(True)
+        return self._date("T") + self._frac() + zone
+
+    def String(self):
+        """``2006-01-02 15:04:05.999999999 -0700 MST``."""
+        off = self._offset(False)
+        name = "UTC" if off == "+0000" else off
+        return "%s%s %s %s" % (self._date(" "), self._frac(), off, name)
+
+
 def _to_model(v):
     if isinstance(v, dict):
         return {k: _to_model(x) for k, x in v.items()}
     if isinstance(v, list):
         return [_to_model(x) for x in v]
-    if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
-        return v.isoformat()
+    if isinstance(v, datetime.datetime):
+        return GoTime(v)
+    if isinstance(v, datetime.date):
+        return GoTime(datetime.datetime(v.year, v.month, v.day))
+    if isinstance(v, datetime.time):
+        return GoTime(datetime.datetime(1, 1, 1, v.hour, v.minute, v.second, v.microsecond,
+                                        tzinfo=v.tzinfo), year0=True)
     return v
 
 

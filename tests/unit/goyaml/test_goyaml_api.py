@@ -95,3 +95,35 @@ def test_aliased_values_are_independent_copies():
 def test_load_all_returns_every_document():
     text = "a: 1\n---\n- x\n---\n"
     assert goyaml.load_all(text) == [goyaml.load("a: 1"), goyaml.load("- x"), None]
+
+
+TOML_TEXTS = [
+    "x = 1\ny = 1.5\nz = \"s\"\n[t]\nk = [1, 2]\n[[arr]]\nq = true\n[[arr]]\nq = false\n",
+    "d = 1979-05-27T07:32:00Z\ne = 1979-05-27\nf = 07:32:00\ng = 1979-05-27T07:32:00\n"
+    "h = 1979-05-27T00:32:00.999-07:00\n",
+    "a.b.c = 1\n\"quoted key\" = 'lit'\nml = \"\"\"\nx\ny\"\"\"\ninline = {p = 1, q = [true]}\n",
+    "big = 9223372036854775807\nneg = -17\nhex = 0xff\nf = 6.02e23\ninf = inf\n",
+    "",
+]
+
+
+@pytest.fixture(scope="module")
+def helm_toml():
+    values = "{" + ", ".join('"t%d": %s' % (i, __import__("json").dumps(t)) for i, t in enumerate(TOML_TEXTS)) + "}\n"
+    templates = {"t%d.txt" % i: "{{ fromToml .Values.t%d | toJson }}|{{ typeOf (fromToml .Values.t%d).d }}"
+                 "|{{ (fromToml .Values.t%d).h }}" % (i, i, i) for i in range(len(TOML_TEXTS))}
+    return render_batch("fromToml", values, templates)
+
+
+@pytest.mark.parametrize("i", range(len(TOML_TEXTS)))
+def test_from_toml_decodes_like_helm(helm_toml, i):
+    v = goyaml.from_toml(TOML_TEXTS[i])
+    d = v.get("d")
+    h = v.get("h")
+    try:
+        text = goyaml.to_json(v)
+    except goyaml.JSONError:
+        text = ""
+    ours = "%s|%s|%s" % (text, d.GO_TYPE if d is not None else "<nil>",
+                         h.String() if h is not None else "")
+    assert ours == helm_toml["t%d.txt" % i]
