@@ -17,6 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import conftest  # noqa: E402,F401  (makes ansible_collections.helmless.core importable)
 from ansible_collections.helmless.core.plugins.module_utils.postrender import run  # noqa: E402
+from ansible_collections.helmless.core.plugins.module_utils.postrender.yamlio import load_all  # noqa: E402
 
 CASES = {
     "identity (parse + emit)": {},
@@ -56,7 +57,7 @@ def main():
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     manifest = manifest_for(chart)
     print("chart %s: %d bytes, %d documents; best of %d runs" % (
-        chart, len(manifest), manifest.count("\n---\n") + 1, repeats))
+        chart, len(manifest), len(load_all(manifest)), repeats))
     print("%-30s %12s %12s %8s" % ("case", "ours (s)", "kubectl (s)", "ratio"))
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "chart.yaml"), "w") as fh:
