@@ -1,7 +1,17 @@
 """Go's text/template in Python, as Helm uses it.
 
-``TemplateSet`` parses and executes; values follow the model in ``values.py``; ``fmt``
-holds Go's value formatting.  See ``template.py`` for the API.
+    ts = TemplateSet(funcs={...}, missingkey="zero")   # builtins always present; funcs override
+    ts.parse(name, text)        # defines/blocks join the set; ParseError "template: NAME:LINE: msg"
+    ts.execute(name, data)      # raw Go output ("<no value>" not stripped); ExecError
+    ts.has(name); ts.names(); ts.clone(); ts.add_funcs({...})
+
+Functions are plain callables over the value model (values.py); positional parameters
+mirror Go's (``*args`` for a variadic).  ``go_signature("int", "string", variadic=None)``
+(or ``fn.go_params``/``fn.go_variadic``) adds Go's argument type checks.  An exception
+becomes ``error calling NAME: <str(exc)>``; a TemplateError raised by a nested execution
+is kept as the ``cause`` of the ExecError (see ``ExecError.chain``).  Go formatting lives
+in ``fmt`` (format_value, sprintf, sprint, sprintln) and ``strconv`` (go_quote,
+format_float).
 """
 from .errors import ExecError, ParseError, TemplateError, WrappedError
 from .signature import go_signature

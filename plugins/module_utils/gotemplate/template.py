@@ -15,7 +15,8 @@ from .parser import Parser
 
 _MISSINGKEY = {"zero": "zero", "error": "error", "default": "default", "invalid": "default"}
 _PARSE_CACHE = {}
-_PARSE_CACHE_MAX = 8192
+_PARSE_CACHE_MAX_CHARS = 64 * 1024 * 1024
+_cached_chars = [0]
 
 
 class _Ctx(object):
@@ -88,8 +89,10 @@ class TemplateSet(object):
             finally:
                 if enabled:
                     gc.enable()
-            if len(_PARSE_CACHE) >= _PARSE_CACHE_MAX:
+            if _cached_chars[0] + len(text) > _PARSE_CACHE_MAX_CHARS:
                 _PARSE_CACHE.clear()
+                _cached_chars[0] = 0
+            _cached_chars[0] += len(text)
             _PARSE_CACHE[key] = (trees, ("break" in funcs, "continue" in funcs), frozenset(parser.idents))
         for tname, tree in trees.items():
             old = self._trees.get(tname)
