@@ -30,12 +30,11 @@ from .execrender import parse_output, run_exec, run_plugin
 from .generators import absorb
 from .kustomize import build, finish
 from .namerefs import add_hashes, fix_references
-from .resources import Res
+from .resources import FILENAME_ANNOTATION, Res, expand_lists
 from .yamlio import dump, load_all, load_all_v2
 
 __all__ = ["run", "run_files", "PostRenderError", "FILENAME_ANNOTATION"]
 
-FILENAME_ANNOTATION = "postrenderer.helm.sh/postrender-filename"
 _SEPARATOR = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
 _SOURCE = re.compile(r"(?m)^# Source: (.*?)\s*$")
 
@@ -125,7 +124,7 @@ def _apply_one(objs, item, enable_plugins, cwd, where):
         cfg = item["kustomize"] or {}
         if isinstance(cfg, str):
             cfg, cwd = _load_kustomization(cfg, cwd, where)
-        resources = build([Res(o) for o in objs], cfg, cwd)
+        resources = build([Res(o) for o in expand_lists(objs)], cfg, cwd)
         return [r.obj for r in resources]
     if isinstance(item, dict) and "exec" in item:
         return run_exec(item, objs, cwd)

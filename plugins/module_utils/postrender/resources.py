@@ -16,6 +16,30 @@ MutatingAdmissionPolicyBinding StorageVersionMigration VolumeAttributesClass
 """.split())
 
 
+# Helm 4 records each document's template here while post-renderers run.
+FILENAME_ANNOTATION = "postrenderer.helm.sh/postrender-filename"
+
+
+def expand_lists(objs):
+    """kustomize flattens every ``*List`` object with ``items`` into its items; they keep
+    the list's template annotation so they go back to the same file."""
+    out = []
+    for obj in objs:
+        items = obj.get("items")
+        if str(obj.get("kind") or "").endswith("List") and isinstance(items, list):
+            source = ((obj.get("metadata") or {}).get("annotations") or {}).get(FILENAME_ANNOTATION)
+            for item in items:
+                if not isinstance(item, dict):
+                    raise PostRenderError("%s: an item is not a mapping" % obj.get("kind"))
+                if source:
+                    meta = item["metadata"] = dict(item.get("metadata") or {})
+                    meta["annotations"] = dict(meta.get("annotations") or {}, **{FILENAME_ANNOTATION: source})
+                out.append(item)
+        else:
+            out.append(obj)
+    return out
+
+
 def split_api_version(api_version):
     """``apps/v1`` → (``apps``, ``v1``); ``v1`` → (``""``, ``v1``)."""
     api_version = api_version or ""

@@ -115,3 +115,16 @@ def test_two_objects_with_one_id_are_refused_as_kustomize_does(tmp_path):
         kubectl_kustomize(tmp_path, manifest, {})
     with pytest.raises(PostRenderError, match="already registered id: v1 ConfigMap -/a"):
         ours(manifest, [{"kustomize": {}}])
+
+
+def test_list_objects_are_flattened_and_their_items_keep_the_template(tmp_path):
+    manifest = ("---\n# Source: c/templates/lists.yaml\napiVersion: v1\nkind: List\nitems:\n"
+                "- {apiVersion: v1, kind: ConfigMap, metadata: {name: one}}\n"
+                "- {apiVersion: v1, kind: ConfigMap, metadata: {name: two}}\n"
+                "---\n# Source: c/templates/more.yaml\napiVersion: v1\nkind: ConfigMapList\nitems:\n"
+                "- {apiVersion: v1, kind: ConfigMap, metadata: {name: three}}\n")
+    cfg = {"namePrefix": "p-"}
+    assert_same_objects(ours(manifest, [{"kustomize": cfg}]), kubectl_kustomize(tmp_path, manifest, cfg))
+    from ansible_collections.helmless.core.plugins.module_utils.postrender import run
+    text = run(manifest, [{"kustomize": cfg}])
+    assert text.count("# Source: c/templates/lists.yaml\n") == 2 and text.count("# Source: c/templates/more.yaml\n") == 1
