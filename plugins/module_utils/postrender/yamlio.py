@@ -71,6 +71,8 @@ class _Dumper(_DumperBase):
 
 
 _Dumper.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:y|Y|n|N)$"), list("yYnN"))
+# Objects shared through input aliases are written out in full, never as anchors.
+_Dumper.ignore_aliases = lambda self, data: True
 
 
 def load_all_v2(text):
