@@ -53,7 +53,7 @@ class _V2(Emitter):
             return s
         s = _SURROGATE.sub("\ufffd", s)
         if _REJECTED.search(s):
-            raise YAMLError("error converting YAML to JSON: yaml: control characters are not allowed")
+            raise YAMLError("yaml: control characters are not allowed")
         return _NEL_RUN.sub(_fold_nel, s)
 
     def prep_keys(self, d):
@@ -65,7 +65,7 @@ class _V2(Emitter):
     def prep_key(self, k):
         if "\x85" in k:
             # A raw NEL is a line break; a JSON key spanning lines is no simple key.
-            raise YAMLError("error converting YAML to JSON: yaml: line 1: could not find expected ':'")
+            raise YAMLError("yaml: line 1: did not find expected ',' or '}'")
         return self.prep_str(k)
 
     def convert(self, v):

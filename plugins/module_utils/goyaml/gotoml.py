@@ -17,7 +17,15 @@ _TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n"
 
 
 class TOMLError(ValueError):
-    """Encoding failed; ``str()`` is BurntSushi's error text."""
+    """Encoding failed; ``str()`` is BurntSushi's error text.
+
+    ``panic`` is True when Go's encoder panics instead of returning an error (then even
+    ``toToml`` fails with ``error calling toToml: ...``).
+    """
+
+    def __init__(self, message, panic=False):
+        super().__init__(message)
+        self.panic = panic
 
 
 def _esc(m):
@@ -166,22 +174,19 @@ class _Encoder(object):
 
 
 def to_toml(value):
-    """BurntSushi ``toml.NewEncoder(b).Encode(value)``; Helm returns the error text instead.
+    """BurntSushi ``toml.NewEncoder(b).Encode(value)`` output.
 
-    ``nil`` makes the Go encoder panic; that is raised as TOMLError (Helm reports it as
-    ``error calling toToml: ...``).
+    Raises TOMLError with Go's text: ``toToml`` renders that text, ``mustToToml`` fails.
+    ``nil`` makes the Go encoder panic (``TOMLError.panic``): then toToml fails too.
     """
     if value is None:
-        raise TOMLError("reflect: call of reflect.Value.Type on zero Value")
+        raise TOMLError("reflect: call of reflect.Value.Type on zero Value", panic=True)
     value = _plain(value)
     enc = _Encoder()
-    try:
-        if isinstance(value, dict):
-            enc.map_body((), value)
-        else:
-            enc.wf(_element(value))
-    except TOMLError as exc:
-        return str(exc)
+    if isinstance(value, dict):
+        enc.map_body((), value)
+    else:
+        enc.wf(_element(value))
     return "".join(enc.out)
 
 

@@ -33,6 +33,8 @@ EXPRESSIONS = [
     ("toToml \"x\"", goyaml.to_toml, "x"),
     ("toToml (list 1 2)", goyaml.to_toml, [1, 2]),
     ("toToml (dict \"a\" (dict))", goyaml.to_toml, {"a": {}}),
+    ("toToml (dict \"a\" (list 1 nil))", goyaml.to_toml, {"a": [1, None]}),
+    ("toToml (dict \"a\" (list (dict \"b\" 1) nil))", goyaml.to_toml, {"a": [{"b": 1}, None]}),
     ("toJson (fromJson \"null\")", lambda _: goyaml.to_json(goyaml.from_json("null")), None),
     ("toYaml (fromJson \"null\")", lambda _: goyaml.to_yaml(goyaml.from_json("null"))[:-1], None),
     ("fromJson \"null\"", lambda _: "map[]" if goyaml.from_json("null") == {} else "?", None),
@@ -52,6 +54,8 @@ def _ours(fn, v):
         out = fn(v)
     except (goyaml.YAMLError, goyaml.JSONError):
         return ""
+    except goyaml.TOMLError as exc:  # toToml renders the error text
+        return str(exc)
     if fn in (goyaml.to_yaml, goyaml.to_yaml_pretty):
         return out[:-1]
     return out
@@ -127,3 +131,24 @@ def test_from_toml_decodes_like_helm(helm_toml, i):
     ours = "%s|%s|%s" % (text, d.GO_TYPE if d is not None else "<nil>",
                          h.String() if h is not None else "")
     assert ours == helm_toml["t%d.txt" % i]
+
+
+MUST = [
+    ("mustToYaml (list (float64 \"NaN\"))", goyaml.to_yaml, [float("nan")]),
+    ("mustToYaml (list \"a\\u007fb\")", goyaml.to_yaml, ["a\x7fb"]),
+    ("mustToYaml (dict \"a\\u0085b\" 1)", goyaml.to_yaml, {"a\x85b": 1}),
+    ("mustToJson (float64 \"NaN\")", goyaml.to_json, float("nan")),
+    ("mustToToml (dict \"a\" (list 1 nil))", goyaml.to_toml, {"a": [1, None]}),
+    ("toToml nil", goyaml.to_toml, None),
+]
+
+
+@pytest.mark.parametrize("expr,fn,value", MUST, ids=[m[0] for m in MUST])
+def test_serialiser_errors_carry_gos_message(tmp_path, expr, fn, value):
+    from goyaml_oracle import write_chart, render_chart
+    write_chart(str(tmp_path), "{}\n", {"t.txt": "{{ %s }}" % expr})
+    with pytest.raises(Exception) as helm:
+        render_chart(str(tmp_path))
+    with pytest.raises((goyaml.YAMLError, goyaml.JSONError, goyaml.TOMLError)) as ours:
+        fn(value)
+    assert str(helm.value).endswith(": " + str(ours.value))

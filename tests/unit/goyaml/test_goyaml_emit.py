@@ -30,6 +30,8 @@ def _ours(fn, v):
         out = fn(v)
     except (goyaml.YAMLError, goyaml.JSONError):
         return ""
+    except goyaml.TOMLError as exc:  # toToml renders the error text
+        return str(exc)
     if fn is goyaml.to_toml:
         return out
     return out[:-1] if out.endswith("\n") else out
