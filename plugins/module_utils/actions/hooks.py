@@ -1,11 +1,9 @@
 """Hook execution as Helm's execHook: order, delete policies, Job/Pod waiting, ``last_run`` recorded."""
 import time
 
-import yaml
-
 from ..kube.errors import ApiError, KubeError
 from ..kube.readiness import job_state, pod_state, wait_deleted
-from ..plan.manifest import INSTALL_ORDER
+from ..plan.manifest import INSTALL_ORDER, load_yaml
 from ..release.model import now
 
 
@@ -26,7 +24,7 @@ def hooks_for(release, event):
 
 
 def _ref(hook, namespace):
-    obj = yaml.safe_load(hook["manifest"]) or {}
+    obj = load_yaml(hook["manifest"]) or {}
     meta = obj.setdefault("metadata", {})
     return obj, (obj.get("apiVersion"), obj.get("kind"), meta.get("name"), meta.get("namespace") or namespace)
 

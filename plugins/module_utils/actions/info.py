@@ -1,9 +1,7 @@
 """release_info: one release (status, values, manifest objects, hooks, notes, history, drift) or a list."""
 import copy
 
-import yaml
-
-from ..plan.manifest import ManifestError, parse_manifest
+from ..plan.manifest import ManifestError, load_yaml, parse_manifest
 from ..plan.patch import drift
 from ..plan.planner import Planner, secret_view
 from .report import redact, release_status
@@ -62,7 +60,7 @@ def describe(engine, revision=None, all_values=False, show_secrets=False):
     except ManifestError:
         resources = []
     status["manifest"] = [redact(r.obj, show_secrets) for r in resources]
-    status["hooks"] = [redact(yaml.safe_load(h.get("manifest") or "") or {}, show_secrets)
+    status["hooks"] = [redact(load_yaml(h.get("manifest") or "") or {}, show_secrets)
                        for h in rel.get("hooks") or []]
     status["hook_runs"] = [{"name": h.get("name"), "kind": h.get("kind"), "events": h.get("events"),
                             "weight": h.get("weight", 0), "last_run": h.get("last_run") or {}}

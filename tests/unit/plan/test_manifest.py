@@ -55,3 +55,8 @@ def test_ownership_markers_are_added_and_checked():
 def test_resource_policy_keep_is_trimmed_and_case_insensitive():
     assert keeps_resource({"metadata": {"annotations": {"helm.sh/resource-policy": " Keep "}}})
     assert not keeps_resource({"metadata": {"annotations": {"helm.sh/resource-policy": "delete"}}})
+
+
+def test_dates_stay_strings_as_kubernetes_reads_them():
+    res = parse_manifest("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  day: 2026-01-01\n")
+    assert res[0].obj["data"]["day"] == "2026-01-01"
