@@ -85,7 +85,7 @@ def normalized(obj):
 
 class Planner:
     def __init__(self, client, openapi, release, namespace, strategy="chart-delta", take_ownership=False,
-                 force=False, force_conflicts=False, workers=8):
+                 force=False, force_conflicts=False, workers=16):
         if strategy not in STRATEGIES:
             raise PlanError("apply_strategy must be one of %s" % ", ".join(STRATEGIES))
         self.client = client
