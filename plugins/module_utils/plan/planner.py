@@ -114,8 +114,10 @@ class Planner:
             res, ns = item
             try:
                 return self.client.get(res.api_version, res.kind, res.name, ns or None)
+            except ApiError:
+                raise
             except KubeError:
-                return None
+                return None  # a kind the cluster does not know yet (its CRD is part of this plan)
         if len(items) <= 1:
             return [one(i) for i in items]
         with ThreadPoolExecutor(max_workers=min(self.workers, len(items))) as pool:
