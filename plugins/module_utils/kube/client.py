@@ -9,7 +9,7 @@ import time
 from urllib.parse import quote, urlencode
 
 from .discovery import Discovery
-from .errors import ApiError, KubeError
+from .errors import ApiError, KubeError, Unreachable
 
 PATCH_TYPES = {
     "strategic": "application/strategic-merge-patch+json",
@@ -74,7 +74,7 @@ class KubeClient:
                     attempt += 1
                     time.sleep(min(0.1 * 2 ** attempt, 3))
                     continue
-                raise KubeError("cannot reach the Kubernetes API at %s: %s" % (self.host, exc)) from exc
+                raise Unreachable("cannot reach the Kubernetes API at %s: %s" % (self.host, exc)) from exc
             if resp.status in _RETRY_STATUS and attempt < self.retries:
                 attempt += 1
                 delay = resp.headers.get("Retry-After")

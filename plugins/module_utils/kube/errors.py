@@ -6,6 +6,10 @@ class KubeError(Exception):
     """Anything that went wrong talking to the cluster."""
 
 
+class Unreachable(KubeError):
+    """The API server could not be reached (after retries)."""
+
+
 class KubeConfigError(KubeError):
     """A kubeconfig or connection option that cannot be used."""
 

@@ -9,7 +9,7 @@ import base64
 import re
 from concurrent.futures import ThreadPoolExecutor
 
-from ..kube.errors import ApiError, KubeError
+from ..kube.errors import ApiError, KubeError, Unreachable
 from .manifest import (Resource, keeps_resource, ownership_problem, sort_resources, with_ownership,
                        UNINSTALL_ORDER)
 from .patch import drift, three_way, two_way
@@ -114,7 +114,7 @@ class Planner:
             res, ns = item
             try:
                 return self.client.get(res.api_version, res.kind, res.name, ns or None)
-            except ApiError:
+            except (ApiError, Unreachable):
                 raise
             except KubeError:
                 return None  # a kind the cluster does not know yet (its CRD is part of this plan)
