@@ -216,6 +216,7 @@ def _start(d, bins, timeout):
         "--initial-cluster=default=" + peer_url,
         "--unsafe-no-fsync", "--log-level=warn", "--quota-backend-bytes=8589934592"])
     _wait("etcd /health", lambda: _http_ok(etcd_url + "/health"), 30, [("etcd", etcd)])
+    phases = ["etcd %.1fs" % (time.time() - t0)]
 
     apiserver = _spawn(d, state, "kube-apiserver", [
         bins["kube-apiserver"], "--etcd-servers=" + etcd_url,
@@ -231,6 +232,7 @@ def _start(d, bins, timeout):
     api = Api(d, server)
     _wait("kube-apiserver /readyz", lambda: api.call("GET", "/readyz")[0] == 200, 60,
           [("kube-apiserver", apiserver), ("etcd", etcd)])
+    phases.append("apiserver %.1fs" % (time.time() - t0))
 
     cm = _spawn(d, state, "kube-controller-manager", [
         bins["kube-controller-manager"], "--kubeconfig=" + os.path.join(d, "controller-manager.kubeconfig"),
@@ -255,14 +257,15 @@ def _start(d, bins, timeout):
     _wait("default ServiceAccount in namespace default",
           lambda: api.call("GET", "/api/v1/namespaces/default/serviceaccounts/default")[0] == 200,
           timeout, procs)
+    phases.append("serviceaccount %.1fs" % (time.time() - t0))
     _wait("fake nodes Ready", lambda: _nodes_ready(api), timeout, procs)
     state["ready"] = True
     _save_state(d, state)
-    log("ready in %.1fs at %s" % (time.time() - t0, server))
+    log("ready in %.1fs at %s (%s)" % (time.time() - t0, server, ", ".join(phases)))
     return state
 
 
-def stop(d=None, grace=10):
+def stop(d=None, grace=3):
     """Kill every recorded process group, then remove the directory. Safe to call twice."""
     d = os.path.abspath(d or default_dir())
     state = read_state(d)

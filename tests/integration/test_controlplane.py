@@ -1,0 +1,136 @@
+"""Smoke tests proving the local control plane (scripts/controlplane) behaves like a real cluster."""
+import json
+import time
+
+import cp_build  # on sys.path via conftest.py
+import pytest
+from kubernetes import client
+from kubernetes.client.rest import ApiException
+
+
+def wait_for(what, probe, timeout=120):
+    """Poll ``probe`` until it returns a truthy value; fail naming ``what`` (a bound, not a timing check)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = probe()
+        if value:
+            return value
+        time.sleep(0.5)
+    pytest.fail("%s did not happen within %ds" % (what, timeout))
+
+
+def apply(api, namespace, body, dry_run=False, manager="smoke-test", force=False):
+    """Server-side apply of a ConfigMap (PATCH application/apply-patch+yaml)."""
+    extra = {"dry_run": "All"} if dry_run else {}
+    return client.CoreV1Api(api).patch_namespaced_config_map(
+        body["metadata"]["name"], namespace, body, field_manager=manager, force=force or None,
+        _content_type="application/apply-patch+yaml", **extra)
+
+
+def configmap(name, **data):
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}, "data": data}
+
+
+def condition(obj, kind):
+    return any(c.type == kind and c.status == "True" for c in (obj.status.conditions or []))
+
+
+def test_server_side_apply_with_dry_run_all_persists_nothing_and_real_apply_tracks_field_owners(
+        kube_client, namespace):
+    core = client.CoreV1Api(kube_client)
+    dry = apply(kube_client, namespace, configmap("ssa", color="blue"), dry_run=True)
+    assert dry.data == {"color": "blue"}
+    with pytest.raises(ApiException) as missing:
+        core.read_namespaced_config_map("ssa", namespace)
+    assert missing.value.status == 404
+
+    created = apply(kube_client, namespace, configmap("ssa", color="blue"))
+    assert [(m.manager, m.operation) for m in created.metadata.managed_fields] == [("smoke-test", "Apply")]
+    with pytest.raises(ApiException) as conflict:
+        apply(kube_client, namespace, configmap("ssa", color="red"), manager="someone-else")
+    assert conflict.value.status == 409
+    forced = apply(kube_client, namespace, configmap("ssa", color="red"), manager="someone-else", force=True)
+    assert forced.data == {"color": "red"}
+    assert core.read_namespaced_config_map("ssa", namespace).data == {"color": "red"}
+
+
+def test_a_deployment_becomes_available_on_the_fake_nodes(kube_client, namespace):
+    apps = client.AppsV1Api(kube_client)
+    labels = {"app": "web"}
+    apps.create_namespaced_deployment(namespace, {
+        "metadata": {"name": "web"},
+        "spec": {"replicas": 2, "selector": {"matchLabels": labels},
+                 "template": {"metadata": {"labels": labels},
+                              "spec": {"containers": [{"name": "web", "image": "nginx:1.27"}]}}}})
+    dep = wait_for("Deployment web Available", lambda: (
+        lambda d: d if condition(d, "Available") and d.status.available_replicas == 2 else None)(
+        apps.read_namespaced_deployment("web", namespace)))
+    assert dep.status.ready_replicas == 2
+    pods = client.CoreV1Api(kube_client).list_namespaced_pod(namespace, label_selector="app=web").items
+    assert {p.spec.node_name.startswith("kwok-node-") for p in pods} == {True}
+    assert all(p.status.phase == "Running" and p.status.pod_ip for p in pods)
+
+
+def test_a_job_runs_to_completion(kube_client, namespace):
+    batch = client.BatchV1Api(kube_client)
+    batch.create_namespaced_job(namespace, {
+        "metadata": {"name": "once"},
+        "spec": {"backoffLimit": 0, "template": {"spec": {
+            "restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox", "command": ["true"]}]}}}})
+    job = wait_for("Job once Complete", lambda: (
+        lambda j: j if condition(j, "Complete") else None)(batch.read_namespaced_job("once", namespace)))
+    assert job.status.succeeded == 1
+
+
+def test_rbac_allows_what_a_limited_token_role_grants_and_denies_the_rest(limited_kubeconfig, namespace):
+    from kubernetes import config
+
+    path = limited_kubeconfig(namespace, [{"apiGroups": [""], "resources": ["configmaps"],
+                                           "verbs": ["get", "list", "create"]}])
+    core = client.CoreV1Api(config.new_client_from_config(config_file=path))
+    core.create_namespaced_config_map(namespace, configmap("allowed", k="v"))
+    assert [c.metadata.name for c in core.list_namespaced_config_map(namespace).items
+            if c.metadata.name == "allowed"] == ["allowed"]
+    for denied in (lambda: core.list_namespaced_secret(namespace),
+                   lambda: core.delete_namespaced_config_map("allowed", namespace),
+                   lambda: core.list_namespaced_config_map("default")):
+        with pytest.raises(ApiException) as exc:
+            denied()
+        assert exc.value.status == 403
+
+
+def write_chart(root):
+    chart = root / "smoke"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: smoke\nversion: 0.1.0\n")
+    (chart / "values.yaml").write_text("greeting: hello\n")
+    (chart / "templates" / "configmap.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-smoke\n"
+        "data:\n  greeting: {{ .Values.greeting | quote }}\n"
+        "  kubeVersion: {{ .Capabilities.KubeVersion.Version | quote }}\n")
+    return chart
+
+
+@pytest.mark.parametrize("helm_fixture", ["helm4", "helm3"])
+def test_helm_cli_installs_and_uninstalls_a_chart_against_the_cluster(
+        request, helm_fixture, kube_client, namespace, tmp_path):
+    helm = request.getfixturevalue(helm_fixture)
+    version = helm.run("version", "--template", "{{ .Version }}").stdout
+    assert version.startswith("v%s." % helm_fixture[-1])
+    chart = write_chart(tmp_path)
+    helm.run("install", "rel", str(chart), "-n", namespace, "--set", "greeting=hi", "--wait")
+    core = client.CoreV1Api(kube_client)
+    server_version = client.VersionApi(kube_client).get_code().git_version
+    assert core.read_namespaced_config_map("rel-smoke", namespace).data == {
+        "greeting": "hi", "kubeVersion": server_version}
+    releases = json.loads(helm.run("list", "-n", namespace, "-o", "json").stdout)
+    assert [(r["name"], r["status"]) for r in releases] == [("rel", "deployed")]
+    helm.run("uninstall", "rel", "-n", namespace, "--wait")
+    with pytest.raises(ApiException) as gone:
+        core.read_namespaced_config_map("rel-smoke", namespace)
+    assert gone.value.status == 404
+    assert json.loads(helm.run("list", "-n", namespace, "-o", "json").stdout) == []
+
+
+def test_the_apiserver_reports_the_pinned_kubernetes_version(kube_client):
+    assert client.VersionApi(kube_client).get_code().git_version == cp_build.load_versions()["K8S_VERSION"]
