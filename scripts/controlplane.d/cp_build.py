@@ -16,7 +16,7 @@ VERSIONS_FILE = os.path.join(os.path.dirname(HERE), "versions.env")
 CACHE = os.environ.get("HELMLESS_CACHE", os.path.join(os.path.expanduser("~"), ".cache", "helmless"))
 GO = os.environ.get("HELMLESS_GO") or shutil.which("go") or "/usr/local/go/bin/go"
 # Bump a component's number when its recipe below changes, so a cached copy rebuilds.
-RECIPES = {"kwok": 2}
+RECIPES = {"kwok": 2, "helm3": 2, "helm4": 2}
 # kwok >= 0.8 has no built-in Stages when run standalone: ship the upstream "fast" ones from the module
 # (what kwokctl embeds): nodes initialize and heartbeat with leases, pods become Ready, Job pods complete.
 KWOK_STAGES = ("kustomize/stage/node/fast/node-initialize.yaml",
@@ -176,11 +176,36 @@ def build_kwok(v, dest, work, log):
                "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=" + ver.lstrip("v"), log)
 
 
+def _requires(gomod_path):
+    with open(gomod_path) as fh:
+        return dict(re.findall(r"^\s*(?:require\s+)?([\w./-]+\.[\w./-]+)\s+(v[\w.+-]+)", fh.read(), re.M))
+
+
+def _patch_newer(mine, theirs):
+    """True when ``theirs`` is the same major.minor as ``mine`` with a higher patch (both plain vX.Y.Z)."""
+    a, b = mine.lstrip("v").split("."), theirs.lstrip("v").split(".")
+    return len(a) == len(b) == 3 and all(x.isdigit() for x in a + b) and a[:2] == b[:2] and int(b[2]) > int(a[2])
+
+
 def build_helm(major):
+    """Helm from a wrapper module. Helm 3's k8s.io/sigs.k8s.io libraries are raised to the patch releases
+    Helm 4 uses (same minor only), so the second Helm reuses the first one's compiled packages."""
     def build(v, dest, work, log):
         ver = v["HELM%d_VERSION" % major]
-        go_install("helm.sh/helm/v%d/cmd/helm@%s" % (major, ver), dest,
-                   "-s -w -X helm.sh/helm/v%d/internal/version.version=%s" % (major, ver), log)
+        mod = "helm.sh/helm/v%d" % major
+        pins = ["%s/cmd/helm@%s" % (mod, ver)]
+        gomod = mod_download("%s@%s" % (mod, ver), log)["GoMod"]
+        with open(gomod) as fh:  # same go line as upstream, so the same GODEBUG defaults
+            go_line = re.search(r"^go \S+$", fh.read(), re.M).group(0)
+        if major == 3:
+            mine = _requires(gomod)
+            theirs = _requires(mod_download("helm.sh/helm/v4@" + v["HELM4_VERSION"], log)["GoMod"])
+            pins += ["%s@%s" % (m, theirs[m]) for m, mv in sorted(mine.items())
+                     if m.startswith(("k8s.io/", "sigs.k8s.io/")) and m in theirs and _patch_newer(mv, theirs[m])]
+        write(os.path.join(work, "go.mod"), "module helmless.local/helm%d\n\n%s\n" % (major, go_line))
+        run_go(["get"] + pins, work, log)
+        run_go(["build", "-trimpath", "-ldflags=-s -w -X %s/internal/version.version=%s" % (mod, ver),
+                "-o", os.path.join(dest, "bin", "helm"), mod + "/cmd/helm"], work, log)
     return build
 
 
