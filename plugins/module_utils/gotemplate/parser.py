@@ -5,6 +5,9 @@ variable to a slot of its template's variable array, so execution never searches
 variable stack by name.
 """
 from . import lexer as L
+from .lexer import (ASSIGN, BOOL, CHAR, CHARCONST, COMPLEX, DECLARE, DOT, EOF, ERROR, FIELD, IDENT,
+                    K_BLOCK, K_BREAK, K_CONTINUE, K_DEFINE, K_ELSE, K_END, K_IF, K_RANGE, K_TEMPLATE,
+                    K_WITH, LEFT, LPAREN, NIL, NUMBER, PIPE, RAWSTRING, RIGHT, RPAREN, STRING, TEXT, VAR)
 from .errors import ParseError
 from .nodes import (ActionNode, BoolNode, BreakNode, ChainNode, CommandNode, ContinueNode,
                     DotNode, FieldNode, IdentifierNode, IfNode, ListNode, NilNode, NumberNode,
@@ -13,6 +16,8 @@ from .nodes import (ActionNode, BoolNode, BreakNode, ChainNode, CommandNode, Con
 from .strconv import _parse_complex, _parse_float, _parse_int, _simplify_complex
 from .unquote import unquote, unquote_char
 
+_OPERAND_START = frozenset((BOOL, CHARCONST, COMPLEX, DOT, FIELD, IDENT, NUMBER, NIL, RAWSTRING,
+                            STRING, VAR, LPAREN))
 _END = "end"
 _ELSE = "else"
 
@@ -84,7 +89,7 @@ class Parser(object):
         return tok
 
     def unexpected(self, tok, context):
-        if tok[0] == L.ERROR:
+        if tok[0] == ERROR:
             extra = ""
             line = self.line_of(tok[2])
             action_line = self.line_of(self.action_pos) if self.action_pos >= 0 else 0
@@ -101,11 +106,11 @@ class Parser(object):
         tree = Tree(self.name, self.name, self.text)
         self.scope = _Scope(tree)
         tree.root = ListNode(self.peek()[2])
-        while self.peek()[0] != L.EOF:
-            if self.peek()[0] == L.LEFT:
+        while self.peek()[0] != EOF:
+            if self.peek()[0] == LEFT:
                 save = self.i
                 self.next()
-                if self.next_non_space()[0] == L.K_DEFINE:
+                if self.next_non_space()[0] == K_DEFINE:
                     self.parse_definition()
                     continue
                 self.i = save
@@ -127,10 +132,10 @@ class Parser(object):
     def parse_definition(self):
         context = "define clause"
         tok = self.next_non_space()
-        if tok[0] not in (L.STRING, L.RAWSTRING):
+        if tok[0] not in (STRING, RAWSTRING):
             self.unexpected(tok, context)
         name = self.unquote(tok[1])
-        self.expect(L.RIGHT, context)
+        self.expect(RIGHT, context)
         outer = self.scope
         tree = Tree(name, self.name, self.text)
         self.scope = _Scope(tree)
@@ -148,7 +153,7 @@ class Parser(object):
 
     def item_list(self):
         lst = ListNode(self.peek_non_space()[2])
-        while self.peek_non_space()[0] != L.EOF:
+        while self.peek_non_space()[0] != EOF:
             n = self.text_or_action()
             if isinstance(n, _End):
                 return lst, n
@@ -157,9 +162,9 @@ class Parser(object):
 
     def text_or_action(self):
         tok = self.next_non_space()
-        if tok[0] == L.TEXT:
+        if tok[0] == TEXT:
             return TextNode(tok[2], tok[1])
-        if tok[0] == L.LEFT:
+        if tok[0] == LEFT:
             self.action_pos = tok[2]
             try:
                 return self.action()
@@ -170,31 +175,31 @@ class Parser(object):
     def action(self):
         tok = self.next_non_space()
         t = tok[0]
-        if t == L.K_BLOCK:
+        if t == K_BLOCK:
             return self.block_control()
-        if t == L.K_BREAK:
+        if t == K_BREAK:
             return self.break_control(tok[2], "break")
-        if t == L.K_CONTINUE:
+        if t == K_CONTINUE:
             return self.break_control(tok[2], "continue")
-        if t == L.K_ELSE:
+        if t == K_ELSE:
             return self.else_control()
-        if t == L.K_END:
-            return _End(self.expect(L.RIGHT, "end")[2], _END)
-        if t == L.K_IF:
+        if t == K_END:
+            return _End(self.expect(RIGHT, "end")[2], _END)
+        if t == K_IF:
             return IfNode(*self.parse_control("if"))
-        if t == L.K_RANGE:
+        if t == K_RANGE:
             return RangeNode(*self.parse_control("range"))
-        if t == L.K_TEMPLATE:
+        if t == K_TEMPLATE:
             return self.template_control()
-        if t == L.K_WITH:
+        if t == K_WITH:
             return WithNode(*self.parse_control("with"))
         self.backup()
         tok = self.peek()
-        return ActionNode(tok[2], self.pipeline("command", L.RIGHT))
+        return ActionNode(tok[2], self.pipeline("command", RIGHT))
 
     def break_control(self, pos, word):
         tok = self.next_non_space()
-        if tok[0] != L.RIGHT:
+        if tok[0] != RIGHT:
             self.unexpected(tok, "{{%s}}" % word)
         if self.range_depth == 0:
             self.errorf("{{%s}} outside {{range}}" % word)
@@ -202,16 +207,16 @@ class Parser(object):
 
     def else_control(self):
         peek = self.peek_non_space()
-        if peek[0] in (L.K_IF, L.K_WITH):
+        if peek[0] in (K_IF, K_WITH):
             return _End(peek[2], _ELSE)
-        tok = self.expect(L.RIGHT, "else")
+        tok = self.expect(RIGHT, "else")
         return _End(tok[2], _ELSE)
 
     def parse_control(self, context):
         scope = self.scope
         mark_names = len(scope.names)
         mark_bound = len(scope.bound)
-        pipe = self.pipeline(context, L.RIGHT)
+        pipe = self.pipeline(context, RIGHT)
         if context == "range":
             self.range_depth += 1
         after_pipe = len(scope.bound)
@@ -221,11 +226,11 @@ class Parser(object):
         else_list = None
         if nxt.kind == _ELSE:
             del scope.bound[after_pipe:]
-            if context == "if" and self.peek()[0] == L.K_IF:
+            if context == "if" and self.peek()[0] == K_IF:
                 self.next()
                 else_list = ListNode(nxt.pos)
                 else_list.nodes.append(IfNode(*self.parse_control("if")))
-            elif context == "with" and self.peek()[0] == L.K_WITH:
+            elif context == "with" and self.peek()[0] == K_WITH:
                 self.next()
                 else_list = ListNode(nxt.pos)
                 else_list.nodes.append(WithNode(*self.parse_control("with")))
@@ -238,7 +243,7 @@ class Parser(object):
         return pipe.pos, pipe, lst, else_list
 
     def parse_template_name(self, tok, context):
-        if tok[0] in (L.STRING, L.RAWSTRING):
+        if tok[0] in (STRING, RAWSTRING):
             return self.unquote(tok[1])
         self.unexpected(tok, context)
 
@@ -247,16 +252,16 @@ class Parser(object):
         tok = self.next_non_space()
         name = self.parse_template_name(tok, context)
         pipe = None
-        if self.next_non_space()[0] != L.RIGHT:
+        if self.next_non_space()[0] != RIGHT:
             self.backup()
-            pipe = self.pipeline(context, L.RIGHT)
+            pipe = self.pipeline(context, RIGHT)
         return TemplateNode(tok[2], name, pipe)
 
     def block_control(self):
         context = "block clause"
         tok = self.next_non_space()
         name = self.parse_template_name(tok, context)
-        pipe = self.pipeline(context, L.RIGHT)
+        pipe = self.pipeline(context, RIGHT)
         outer = self.scope
         tree = Tree(name, self.name, self.text)
         self.scope = _Scope(tree)
@@ -290,23 +295,23 @@ class Parser(object):
         scope = self.scope
         while True:
             v = self.peek_non_space()
-            if v[0] != L.VAR:
+            if v[0] != VAR:
                 break
             save = self.i
             self.next()
             nxt = self.peek()
-            if nxt[0] in (L.ASSIGN, L.DECLARE):
-                pipe.is_assign = nxt[0] == L.ASSIGN
+            if nxt[0] in (ASSIGN, DECLARE):
+                pipe.is_assign = nxt[0] == ASSIGN
                 self.next_non_space()
                 pipe.decl.append(VariableNode(v[2], v[1]))
                 scope.names.append(v[1])
                 break
-            if nxt[0] == L.CHAR and nxt[1] == ",":
+            if nxt[0] == CHAR and nxt[1] == ",":
                 self.next_non_space()
                 pipe.decl.append(VariableNode(v[2], v[1]))
                 scope.names.append(v[1])
                 if context == "range" and len(pipe.decl) < 2:
-                    if self.peek_non_space()[0] in (L.VAR, L.RIGHT, L.RPAREN):
+                    if self.peek_non_space()[0] in (VAR, RIGHT, RPAREN):
                         continue
                     self.errorf("range can only initialize variables")
                 self.errorf("too many declarations in %s" % context)
@@ -319,8 +324,7 @@ class Parser(object):
             if t == end:
                 self.check_pipeline(pipe, context)
                 break
-            if t in (L.BOOL, L.CHARCONST, L.COMPLEX, L.DOT, L.FIELD, L.IDENT, L.NUMBER, L.NIL,
-                     L.RAWSTRING, L.STRING, L.VAR, L.LPAREN):
+            if t in _OPERAND_START:
                 self.backup()
                 pipe.cmds.append(self.command())
             else:
@@ -354,10 +358,10 @@ class Parser(object):
                 args.append(op)
             tok = self.next()
             t = tok[0]
-            if t == L.RIGHT or t == L.RPAREN:
+            if t == RIGHT or t == RPAREN:
                 self.i -= 1
                 break
-            if t == L.PIPE:
+            if t == PIPE:
                 break
             if tok[3] and op is not None:
                 # Spaces separate this operand from the next one.
@@ -373,9 +377,9 @@ class Parser(object):
         if node is None:
             return None
         tok = self.peek()
-        if tok[0] == L.FIELD and not tok[3]:
+        if tok[0] == FIELD and not tok[3]:
             chain = ChainNode(tok[2], node)
-            while tok[0] == L.FIELD and not tok[3]:
+            while tok[0] == FIELD and not tok[3]:
                 chain.add(tok[1])
                 self.i += 1
                 tok = self.peek()
@@ -397,27 +401,27 @@ class Parser(object):
         if i > self.hi:
             self.hi = i
         t, val, pos = tok[0], tok[1], tok[2]
-        if t == L.IDENT:
+        if t == FIELD:
+            return FieldNode(pos, val)
+        if t == IDENT:
             if val not in self.funcs:
                 self.errorf("function %s not defined" % _q(val))
             self.idents.add(val)
             return IdentifierNode(pos, val)
-        if t == L.DOT:
-            return DotNode(pos)
-        if t == L.NIL:
-            return NilNode(pos)
-        if t == L.VAR:
-            return self.use_var(pos, val)
-        if t == L.FIELD:
-            return FieldNode(pos, val)
-        if t == L.BOOL:
-            return BoolNode(pos, val == "true")
-        if t in (L.CHARCONST, L.COMPLEX, L.NUMBER):
-            return self.number(pos, val, t)
-        if t == L.LPAREN:
-            return self.pipeline("parenthesized pipeline", L.RPAREN)
-        if t in (L.STRING, L.RAWSTRING):
+        if t == STRING or t == RAWSTRING:
             return StringNode(pos, val, self.unquote(val))
+        if t == VAR:
+            return self.use_var(pos, val)
+        if t == DOT:
+            return DotNode(pos)
+        if t == LPAREN:
+            return self.pipeline("parenthesized pipeline", RPAREN)
+        if t == NUMBER or t == CHARCONST or t == COMPLEX:
+            return self.number(pos, val, t)
+        if t == BOOL:
+            return BoolNode(pos, val == "true")
+        if t == NIL:
+            return NilNode(pos)
         self.backup()
         return None
 
@@ -431,7 +435,7 @@ class Parser(object):
 
     def number(self, pos, text, typ):
         n = NumberNode(pos, text)
-        if typ == L.CHARCONST:
+        if typ == CHARCONST:
             try:
                 r, tail = unquote_char(text[1:], "'")
             except ValueError as exc:
@@ -442,10 +446,10 @@ class Parser(object):
             n.int_val = r
             n.float_val = float(r)
             return n
-        if typ == L.COMPLEX or text.endswith("i"):
+        if typ == COMPLEX or text.endswith("i"):
             c = _parse_complex(text)
             if c is None:
-                if typ == L.COMPLEX:
+                if typ == COMPLEX:
                     self.errorf("expected integer")
             else:
                 n.is_complex = True
