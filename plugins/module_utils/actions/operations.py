@@ -419,6 +419,11 @@ def _record_key(rel):
 def _differs(current, last, inp):
     if current is None or last is None or last is not current or current["info"]["status"] != "deployed":
         return True
+    return content_differs(current, inp)
+
+
+def content_differs(current, inp):
+    """Whether a ReleaseInput would store other content than revision ``current`` holds."""
     wanted = {"manifest": inp.manifest, "config": inp.config, "chart": inp.chart, "hooks": inp.hooks,
               "info": {"notes": inp.notes}}
     return _record_key(current) != _record_key(wanted)

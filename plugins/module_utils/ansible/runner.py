@@ -8,7 +8,7 @@ import os
 import re
 
 from ..actions.info import describe, list_releases
-from ..actions.operations import OperationError, Options, ReleaseEngine
+from ..actions.operations import OperationError, Options, ReleaseEngine, content_differs
 from ..kube.client import KubeClient
 from ..kube.config import load_connection
 from ..kube.errors import KubeError
@@ -130,12 +130,21 @@ def _render(params, engine, client):
         if installed and (params.get("reuse_values") or params.get("reset_then_reuse_values")):
             config = _deep_merge(copy.deepcopy(current.get("config") or {}), config)
         version = client.server_version()
-        result = render_release(
-            chart_ref, name=params["release_name"], namespace=params["release_namespace"], values=config,
-            revision=(history[-1]["version"] + 1) if history else 1, is_install=not installed,
-            is_upgrade=installed, kube_version=version.get("gitVersion"),
-            api_versions=client.discovery.api_versions(), lookup=lookup_for(client),
-            post_renderer=params.get("post_renderer"))
+
+        def render(revision, is_install):
+            return render_release(
+                chart_ref, name=params["release_name"], namespace=params["release_namespace"], values=config,
+                revision=revision, is_install=is_install, is_upgrade=not is_install,
+                kube_version=version.get("gitVersion"), api_versions=client.discovery.api_versions(),
+                lookup=lookup_for(client), post_renderer=params.get("post_renderer"))
+
+        if installed and current is history[-1] and current["info"]["status"] == "deployed":
+            # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
+            # then) so charts that print their revision stay idempotent; only a real change renders anew.
+            again = render(current["version"], _was_install(current))
+            if not content_differs(current, from_render(again)):
+                return from_render(again)
+        result = render((history[-1]["version"] + 1) if history else 1, not installed)
     except RenderError as exc:
         raise ModuleFailure(str(exc)) from exc
     want = params.get("chart_version")
@@ -143,6 +152,10 @@ def _render(params, engine, client):
     if want and want != have:
         raise ModuleFailure("chart_version %s requested but %s has version %s" % (want, chart_ref, have))
     return from_render(result)
+
+
+def _was_install(release):
+    return release["version"] == 1 or (release["info"].get("description") or "").startswith("Install")
 
 
 def _deep_merge(dest, src):
