@@ -135,6 +135,10 @@ def build_kubernetes(v, dest, work, log):
         raise BuildError("no staging replace directives found in %s" % info["GoMod"])
     with open(info["GoMod"]) as fh:
         godebug = re.findall(r"^godebug .*$", fh.read(), re.M)
+    etcd_pin = _requires(info["GoMod"]).get("go.etcd.io/etcd/server/v3")
+    if etcd_pin != v["ETCD_VERSION"]:
+        print("    note: k8s.io/kubernetes@%s pins etcd server %s, versions.env says %s"
+              % (ver, etcd_pin, v["ETCD_VERSION"]), flush=True)
     published = "v0.%s.%s" % (minor, patch)
     replaces = "".join("\t%s => %s %s\n" % (m, m, published) for m in staging)
     write(os.path.join(work, "go.mod"),
@@ -228,6 +232,22 @@ def build_helm_diff(v, dest, work, log):
     write(os.path.join(plugin, "plugin.yaml"), PLUGIN_YAML.format(version=ver.lstrip("v")))
 
 
+def _version_key(ver):
+    return [int(x) for x in re.findall(r"\d+", ver)[:3]]
+
+
+def check_go(minimum):
+    """The local Go must be at least ``minimum`` (GOTOOLCHAIN=local: no toolchain download)."""
+    try:
+        have = subprocess.run([GO, "env", "GOVERSION"], env=go_env(), capture_output=True, text=True).stdout.strip()
+    except OSError:
+        have = ""
+    if not have or _version_key(have) < _version_key(minimum):
+        print("controlplane build: needs Go >= %s at %s (found %r)" % (minimum, GO, have or None), flush=True)
+        return False
+    return True
+
+
 # (name, dir key, version key, builder, required for the control plane to run)
 COMPONENTS = [
     ("etcd", "etcd", "ETCD_VERSION", build_etcd, True),
@@ -244,7 +264,7 @@ def build(only=None):
     v = load_versions()
     dirs = component_dirs(v)
     os.makedirs(os.path.join(CACHE, "logs"), exist_ok=True)
-    failed_required, total0 = [], time.time()
+    failed_required, total0, go_checked = [], time.time(), False
     for name, key, vkey, builder, required in COMPONENTS:
         if only and name not in only:
             continue
@@ -265,6 +285,10 @@ def build(only=None):
                       % (name, v[vkey], fh.read().strip()), flush=True)
             failed_required += [name] if required else []
             continue
+        if not go_checked:
+            go_checked = check_go(v["GO_MIN_VERSION"])
+            if not go_checked:
+                return 1
         log_path = os.path.join(CACHE, "logs", "build-%s-%s.log" % (name, v[vkey]))
         work = os.path.join(CACHE, "src", "%s-%s" % (name, v[vkey]))
         shutil.rmtree(dest, ignore_errors=True)
