@@ -25,11 +25,12 @@ class RenderResult(object):
     ``manifest``: the release manifest exactly as Helm stores it; ``hooks``: :class:`Hook`
     objects in Helm's kind order; ``notes``; ``crds``: ``(path, text)`` of ``crds/`` files;
     ``resources``: the parsed non-hook documents; ``values``: the user-supplied config as
-    stored in ``release.config``; ``chart``: the chart rendered (dependencies processed).
+    stored in ``release.config``; ``chart``: the chart rendered (dependencies processed);
+    ``warnings``: what Helm would log while coalescing values (``cannot overwrite table...``).
     """
 
     def __init__(self, rendered, manifest, hooks, notes, crds, resources, values, chart,
-                 manifests=()):
+                 manifests=(), warnings=()):
         self.rendered = rendered
         self.manifest = manifest
         self.hooks = hooks
@@ -39,6 +40,7 @@ class RenderResult(object):
         self.values = values
         self.chart = chart
         self.manifests = list(manifests)
+        self.warnings = list(warnings)
 
     def template_output(self, disable_hooks=False, show_only=None):
         """What ``helm template`` prints for this render."""
@@ -120,10 +122,11 @@ def render_release(chart, name, namespace, values=None, values_files=(), set_val
         _check_installable(chart)
         config = merge_user_values(values, values_files, set_values)
         caps = Capabilities(kube_version=kube_version, api_versions=api_versions)
-        process_dependencies(chart, config)
+        warnings = []
+        process_dependencies(chart, config, warnings)
         options = ReleaseOptions(name=name, namespace=namespace, revision=revision,
                                  is_install=is_install, is_upgrade=is_upgrade)
-        top = to_render_values(chart, config, options, caps)
+        top = to_render_values(chart, config, options, caps, warnings)
         _check_kube_version(chart, caps)
         rendered = Engine(lookup=lookup).render(chart, top)
     except ValuesError as exc:
@@ -143,7 +146,12 @@ def render_release(chart, name, namespace, values=None, values_files=(), set_val
         hooks, manifests = _show_only(hooks, manifests, show_only)
     manifest = assemble(manifests, crds if include_crds else ())
     resources = [m.obj for m in manifests if m.obj is not None]
-    return RenderResult(rendered, manifest, hooks, notes, crds, resources, config, chart, manifests)
+    return RenderResult(rendered, manifest, hooks, notes, crds, resources, config, chart, manifests,
+                        _unique(warnings))
+
+
+def _unique(items):
+    return list(dict.fromkeys(items))
 
 
 def _text(data):

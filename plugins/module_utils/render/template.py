@@ -58,6 +58,7 @@ def run_template(options):
             include_crds=bool(options.get("include_crds")))
     except RenderError as exc:
         raise TemplateError(str(exc))
+    warnings.extend(result.warnings)
     wanted = options.get("chart_version")
     if wanted and wanted.lstrip("v") != str(result.chart.version).lstrip("v"):
         warnings.append("chart_version %s ignored: the local chart is version %s"

@@ -61,3 +61,10 @@ def test_a_bad_set_expression_is_a_values_error(chart):
     with pytest.raises(RenderError) as err:
         render_release(chart, name="r", namespace="ns", set_values=["a"])
     assert err.value.kind == "values"
+
+
+def test_values_that_replace_a_table_with_a_scalar_are_reported_as_helm_logs_them(chart, tmp_path):
+    with open(chart + "/values.yaml", "a") as handle:
+        handle.write("outer:\n  table:\n    k: v\n")
+    result = render_release(chart, name="r", namespace="ns", values={"outer": {"table": "scalar"}})
+    assert result.warnings == ["warning: cannot overwrite table with non table for app.outer.table (map[k:v])"]
