@@ -26,6 +26,11 @@ def v2_number(v):
     """The text yaml.v2 prints for a number after the JSON round trip."""
     if isinstance(v, int):
         return str(v)
+    a = abs(v)
+    if a < 1e15 and v == int(v):
+        return str(int(v))  # JSON writes the digits, yaml.v2 reads an int back
+    if 1e-4 <= a < 1e6:
+        return repr(v)  # same shortest digits, fixed notation for both Go and Python
     j = format_json(v)  # ValueError for NaN/Inf, like json.Marshal
     if _INT_TEXT.match(j):
         n = int(j)

@@ -124,6 +124,7 @@ _SPECIAL_V3 = re.compile("[^\t\n\x20-\x7e\u00a0-\ud7ff\ue000-\ufefe\uff00-\ufffd
 
 
 _SIMPLE_KEYS = {}
+_PLAIN_VALUES = {}
 
 
 def _simple_key(k):
@@ -299,9 +300,12 @@ class Emitter(object):
         """The plain one-line text of ``v`` written at column ``col``, or None when the
         general writer is needed (quoting, folding, blocks, containers)."""
         if type(v) is str:
-            if not _SIMPLE.match(v) or needs_quotes(v):
-                return None
-            if " " in v and col + len(v) > self.best_width:
+            plain = _PLAIN_VALUES.get(v)
+            if plain is None:
+                plain = bool(_SIMPLE.match(v)) and not needs_quotes(v)
+                if len(_PLAIN_VALUES) < 50000:
+                    _PLAIN_VALUES[v] = plain
+            if not plain or (col + len(v) > self.best_width and " " in v):
                 return None
             return v
         if v is None or type(v) is bool or type(v) is int or type(v) is float:
