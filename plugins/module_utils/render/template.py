@@ -86,23 +86,30 @@ def run_template(options):
 
 
 def write_output_dir(output_dir, result, disable_hooks=False, include_crds=False, dry_run=False):
-    """``helm template --output-dir``: each document appended to ``<dir>/<source path>``."""
-    contents = {}
-    if include_crds:
-        for path, text in result.crds:
-            contents.setdefault(path, []).append(SOURCE_HEADER % (path, text))
-    for m in result.manifests:
-        contents.setdefault(m.name, []).append(SOURCE_HEADER % (m.name, m.content))
-    if not disable_hooks:
-        for h in result.hooks:
-            contents.setdefault(h.path, []).append(SOURCE_HEADER % (h.path, h.manifest))
+    """``helm template --output-dir``: each document appended to ``<dir>/<source path>``.
+
+    As in Helm, CRDs and resources are written first, then hooks with a fresh record of
+    written files, so the first hook of a template that also holds resources replaces them.
+    """
     written = []
-    for name, parts in contents.items():
+
+    def write(name, text, append):
         target = os.path.join(output_dir, *name.split("/"))
-        written.append(target)
+        if target not in written:
+            written.append(target)
         if dry_run:
-            continue
+            return
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(target, "w", encoding="utf-8", errors="surrogateescape") as handle:
-            handle.write("".join(parts))
+        with open(target, "a" if append else "w", encoding="utf-8", errors="surrogateescape") as handle:
+            handle.write(SOURCE_HEADER % (name, text))
+
+    seen = set()
+    for name, text in (result.crds if include_crds else []) + [(m.name, m.content) for m in result.manifests]:
+        write(name, text, name in seen)
+        seen.add(name)
+    if not disable_hooks:
+        seen = set()
+        for hook in result.hooks:
+            write(hook.path, hook.manifest, hook.path in seen)
+            seen.add(hook.path)
     return sorted(written)
