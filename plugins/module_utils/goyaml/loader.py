@@ -8,6 +8,7 @@ events are turned into values here, directly in the JSON model.
 """
 import base64
 import binascii
+import re
 
 import yaml
 from yaml import events as _ev
@@ -143,11 +144,16 @@ def _allowed_alias_ratio(decode_count):
     return 0.99 - 0.89 * (float(decode_count - 400000) / 3600000.0)
 
 
+# go-yaml v2 knows no ``\/`` escape (libyaml 0.2 does): an odd run of backslashes before "/".
+_SLASH_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\/")
+
+
 class _Decoder(object):
     """Builds one document's value from parser events, counting like go-yaml v2."""
 
-    def __init__(self, parser):
+    def __init__(self, parser, text):
         self.parser = parser
+        self.text = text if "\\/" in text else None
         self.decode_count = 0
         self.alias_count = 0
         self.late = None  # first error of the JSON conversion step (after YAML decoding)
@@ -208,6 +214,8 @@ class _Decoder(object):
                 if ev.tag == _MERGE and stack and type(stack[-1][0]) is dict and stack[-1][3] is _NOKEY:
                     stack[-1][3] = _MERGEKEY
                     continue
+                if self.text is not None and ev.style == '"':
+                    self._slash_escape(ev)
                 raw = _resolve_tagged(ev.tag, ev.value, plain)
                 value = self._value(raw)
                 if ev.anchor is not None:
@@ -267,6 +275,14 @@ class _Decoder(object):
                     container[top[3]] = value
                 top[3] = _NOKEY
 
+    def _slash_escape(self, ev):
+        start = ev.start_mark.index
+        m = _SLASH_ESCAPE.search(self.text, start, ev.end_mark.index)
+        if m is not None:
+            line0 = self.text.count("\n", 0, m.end() - 2)
+            where = "line %d: " % (line0 + 1) if line0 else ""
+            raise YAMLError("yaml: %sfound unknown escape character" % where, line=line0 + 1 if line0 else None)
+
     def _key_container(self, raw):
         raise _Fail("invalid map key: %s" % go_sharp_v(raw))
 
@@ -314,13 +330,22 @@ def _text(text):
     return text
 
 
+def _incompatible(text):
+    """go-yaml v2 accepts only ``%YAML 1.1`` (a parser error at the directive)."""
+    line0 = text.count("\n", 0, max(text.find("%YAML"), 0))
+    if line0:
+        return YAMLError("yaml: line %d: found incompatible YAML document" % line0, line=line0)
+    return YAMLError("yaml: found incompatible YAML document")
+
+
 def iter_documents(text):
     """Yield ``(value, late_error)`` per document: go-yaml decode + JSON conversion.
 
     ``late_error`` is the JSON-conversion error message of that document or None.
     Raises YAMLError (Go text, without the ``error converting YAML to JSON`` prefix).
     """
-    parser = _parser(_text(text))
+    text = _text(text)
+    parser = _parser(text)
     try:
         while True:
             try:
@@ -329,7 +354,9 @@ def iter_documents(text):
                     return
                 if type(ev) is not _DOC_START:
                     continue
-                dec = _Decoder(parser)
+                if ev.version is not None and tuple(ev.version) != (1, 1):
+                    raise _incompatible(text)
+                dec = _Decoder(parser, text)
                 try:
                     value = dec.document()
                 except _Fail as fail:
