@@ -284,7 +284,11 @@ class _Compiler(object):
             tvars = [d]
             if sub.nvars > 1:
                 tvars.extend([UNSET] * (sub.nvars - 1))
-            run(ctx.enter(name), d, tvars, w)
+            try:
+                run(ctx.enter(name), d, tvars, w)
+            except RecursionError:
+                # Python's stack ends before Go's depth limit; report it as Go does.
+                raise err(ctx, tree, node, "exceeded maximum template depth (100000)")
         return run_template
 
     # ------------------------------------------------------------ pipelines

@@ -379,6 +379,7 @@ MULTI = [
     ("{{ template \"_h.tpl\" }}", {"_h.tpl": "file body"}),
     ("{{ template \"c/templates/_h.tpl\" }}", {"_h.tpl": "file body {{ . }}"}),
     ("{{ template \"r\" 3 }}", {"_h.tpl": "{{ define \"r\" }}{{ if . }}{{ . }}{{ template \"r\" 0 }}{{ end }}{{ end }}"}),
+    ("{{ template \"r\" . }}", {"_h.tpl": "{{ define \"r\" }}{{ template \"r\" . }}{{ end }}"}),
 ]
 
 # Values other than V: (template, values).
