@@ -3,8 +3,8 @@
 
 For each chart: the median of N renders, each of a freshly loaded chart, load time excluded
 (as SOURCES.md measures the oracle). Ours runs in a fresh process per chart and reports its
-first render ("cold": what one Ansible task pays, no parse cache warm) and the median of
-the others ("warm"); the ratio uses cold. Charts whose default values fail by design use
+module import time, its first render ("cold": what one Ansible task pays besides imports,
+no parse cache warm) and the median of the others ("warm"), with both ratios. Charts whose default values fail by design use
 their first values file. Prints the table with the geometric mean, then the peak RSS of one
 render of the largest chart, each side in a fresh process.
 
@@ -72,27 +72,31 @@ def _time_oracle(chart, values_path, runs):
 _TIME_CHILD = r"""
 import sys, time, json
 sys.path.insert(0, %(collections)r)
+start = time.perf_counter()
 from ansible_collections.helmless.core.plugins.module_utils.chart.loader import load_chart
-from ansible_collections.helmless.core.plugins.module_utils.render import render_release
+from ansible_collections.helmless.core.plugins.module_utils.chart import schema
+from ansible_collections.helmless.core.plugins.module_utils.render import render_release, engine
+engine.base_funcs()
+imports = time.perf_counter() - start
 times = []
 for _ in range(%(runs)d):
     loaded = load_chart(%(chart)r)
     start = time.perf_counter()
     render_release(loaded, name="rel", namespace="ns", values_files=%(files)r)
     times.append(time.perf_counter() - start)
-print(json.dumps(times))
+print(json.dumps([imports] + times))
 """
 
 
 def _time_ours(chart, values_path, runs):
-    """(cold, warm) seconds, measured in a fresh interpreter."""
+    """(imports, cold, warm) seconds, measured in a fresh interpreter."""
     code = _TIME_CHILD % {"collections": COLLECTIONS, "chart": os.path.join(CHARTS, chart),
                           "runs": max(runs, 2), "files": [values_path] if values_path else []}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError((out.stderr.strip().splitlines() or ["failed"])[-1])
     times = __import__("json").loads(out.stdout.strip().splitlines()[-1])
-    return times[0], statistics.median(times[1:])
+    return times[0], times[1], statistics.median(times[2:])
 
 
 _RSS_CHILD = r"""
@@ -126,19 +130,19 @@ def main(argv=None):
     args = parser.parse_args(argv)
     _setup_import()
     rows = []
-    print("%-26s %10s %10s %10s %8s" % ("chart", "helm ms", "ours cold", "ours warm", "ratio"))
+    print("%-26s %9s %9s %10s %10s %6s %6s" % ("chart", "helm ms", "import ms", "ours cold",
+                                                "ours warm", "cold×", "warm×"))
     for chart in args.charts or charts():
         values = _values_for(chart)
         helm = _time_oracle(chart, values, args.runs)
         try:
-            cold, warm = _time_ours(chart, values, args.runs)
+            imports, cold, warm = _time_ours(chart, values, args.runs)
         except Exception as exc:  # a chart we cannot render yet is reported, not fatal
-            print("%-26s %10.1f %10s %10s %8s  (%s)" % (chart, helm * 1e3, "error", "", "-",
-                                                        str(exc)[:60]))
+            print("%-26s %9.1f  error: %s" % (chart, helm * 1e3, str(exc)[:60]))
             continue
         rows.append((chart, helm, cold, warm))
-        print("%-26s %10.1f %10.1f %10.1f %8.1f" % (chart, helm * 1e3, cold * 1e3, warm * 1e3,
-                                                   cold / helm))
+        print("%-26s %9.1f %9.0f %10.1f %10.1f %6.1f %6.1f" % (
+            chart, helm * 1e3, imports * 1e3, cold * 1e3, warm * 1e3, cold / helm, warm / helm))
         sys.stdout.flush()
     if rows:
         geo = math.exp(sum(math.log(c / h) for _, h, c, _ in rows) / len(rows))
