@@ -11,11 +11,9 @@ Like Helm, this changes the chart in place (dependency lists and ``values``): pr
 a fresh or copied chart for every render.
 """
 
-import copy
-
 from .errors import ValuesError
 from .semver import is_compatible_range
-from .values import coalesce_values, merge_tables, merge_values
+from .values import coalesce_values, copy_values, merge_tables, merge_values
 
 
 def process_dependencies(chart, values=None, warnings=None):
@@ -170,4 +168,4 @@ def _import_values(chart, warn):
             req["import-values"] = out
         else:
             req.pop("import-values", None)
-    chart.values = merge_tables(copy.deepcopy(dict(cvals)), imported)
+    chart.values = merge_tables(copy_values(dict(cvals)), imported)

@@ -6,7 +6,6 @@ chart defaults are copied before they are merged, as Helm does.  Warnings Helm l
 ``warnings`` list the caller passes, never printed.
 """
 
-import copy
 
 from ..gotemplate.fmt import format_value
 from ..gotemplate.values import go_type_name
@@ -67,6 +66,15 @@ class Values(dict):
         raise ValuesError('"%s" is not a value' % key)
 
 
+def copy_values(value):
+    """Deep copy of a values tree (dicts and lists; scalars are immutable), much faster than deepcopy."""
+    if isinstance(value, dict):
+        return {k: copy_values(v) if isinstance(v, (dict, list)) else v for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_values(v) if isinstance(v, (dict, list)) else v for v in value]
+    return value
+
+
 def _concat(prefix, key):
     return key if prefix == "" else prefix + "." + key
 
@@ -103,7 +111,7 @@ def merge_values(chart, values=None, warnings=None):
 
 
 def _run(chart, values, warnings, merge):
-    dest = copy.deepcopy(dict(values)) if values else {}
+    dest = copy_values(dict(values)) if values else {}
     warn = warnings.append if warnings is not None else (lambda _msg: None)
     return Values(_coalesce(warn, chart, dest, "", merge))
 
@@ -162,7 +170,7 @@ def _coalesce_globals(warn, dest, src, prefix):
 
 def _coalesce_chart_values(warn, chart, values, prefix, merge):
     sub_prefix = _concat(prefix, chart.name)
-    defaults = copy.deepcopy(chart.values) if chart.values else {}
+    defaults = copy_values(chart.values) if chart.values else {}
     dep_names = set(dep.name for dep in chart.dependencies)
     for key, val in defaults.items():
         if key in values:
