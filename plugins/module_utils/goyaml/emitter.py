@@ -76,17 +76,18 @@ def _natural_cmp(v3):
                 if v3 and digits:
                     return -1 if al else 1
                 return -1 if bl else 1
-            an = bn = 0
+            # Go starts both numbers at 1 instead of 0 when a zero follows non-zero digits.
+            one = False
             if ca == "0" or cb == "0":
                 j = i - 1
                 while j >= 0 and a[j].isdecimal():
                     if a[j] != "0":
-                        an = bn = 1
+                        one = True
                         break
                     j -= 1
             na, ai = _digit_run(a, i)
             nb, bi = _digit_run(b, i)
-            if an == 1:
+            if one:
                 na, nb = _digit_run("1" + a[i:ai], 0)[0], _digit_run("1" + b[i:bi], 0)[0]
             if na != nb:
                 return -1 if na < nb else 1

@@ -144,8 +144,6 @@ def _go_quote_char(c):
 def syntax_error(s):
     """Go's ``checkValid`` message for invalid JSON text ``s`` (None when valid)."""
     n = len(s)
-    i = 0
-    stack = []  # 'o' or 'a'
     WS = " \t\r\n"
 
     def bad(ch, ctx):

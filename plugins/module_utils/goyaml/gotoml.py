@@ -49,10 +49,6 @@ def _plain(v):
     return v
 
 
-def _is_table(v):
-    return isinstance(v, dict)
-
-
 def _is_table_array(v):
     if not isinstance(v, list) or not v:
         return False

@@ -15,7 +15,7 @@ from yaml import events as _ev
 
 from .errors import YAMLError
 from .numfmt import format_g, format_g32
-from .resolve import resolve_plain, parse_go_int
+from .resolve import resolve_plain
 
 try:
     from yaml._yaml import CParser as _CParser
@@ -370,15 +370,6 @@ def iter_documents(text):
             parser.dispose()
 
 
-def yaml_to_json_value(text):
-    """The first document as JSON-model value (None when empty); Go-text YAMLError."""
-    for value, late in iter_documents(text):
-        if late is not None:
-            raise YAMLError("error converting YAML to JSON: " + late)
-        return value
-    return None
-
-
 def convert_error(err, source=None):
     """Wrap a YAML-phase error in sigs.k8s.io/yaml's prefix."""
     if err.go_message.startswith("error converting YAML to JSON: "):
@@ -388,4 +379,4 @@ def convert_error(err, source=None):
     return YAMLError(msg, source, err.line)
 
 
-__all__ = ["iter_documents", "yaml_to_json_value", "convert_error", "parse_go_int", "YAMLError"]
+__all__ = ["iter_documents", "convert_error", "YAMLError"]

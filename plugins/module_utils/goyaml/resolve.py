@@ -78,10 +78,9 @@ def is_timestamp(s):
     if m is None:
         return False
     year, month, day = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    # Year 0 is a leap year for Go, as 2000 is.
     if not 1 <= month <= 12 or not 1 <= day <= calendar.monthrange(year or 2000, month)[1]:
         return False
-    if year == 0 and month == 2 and day == 29:
-        pass  # year 0 is a leap year for Go as well
     sep = m.group(4)
     if sep is None:
         return True
