@@ -78,7 +78,7 @@ class Chart(object):
     def crds(self):
         """``(name, bytes)`` of every CRD file (``crds/*.yaml|yml|json``) of this chart only."""
         return [(name, data) for name, data in self.files
-                if name.startswith("crds/") and name.endswith(CRD_EXTENSIONS)]
+                if name.startswith("crds/") and name.lower().endswith(CRD_EXTENSIONS)]
 
     def crd_objects(self):
         """Helm's ``CRDObjects``: ``(name, full path, bytes)`` for this chart and all subcharts,

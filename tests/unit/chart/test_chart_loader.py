@@ -327,3 +327,10 @@ def test_yaml_errors_name_the_file_like_helm(tmp_path, case):
     with pytest.raises(ChartError) as info:
         load_chart(path)
     assert str(info.value) == expected
+
+
+def test_crd_files_are_chosen_like_helm(tmp_path):
+    names = ["crds/a.yaml", "crds/b.YAML", "crds/c.yml", "crds/d.json", "crds/e.txt", "crds/sub/f.yaml", "other/g.yaml"]
+    path = write_chart(tmp_path, "cr", files={name: "kind: X\n" for name in names})
+    with helm_python.Chart.load(path) as ref:
+        assert sorted(n for n, _ in load_chart(path).crds()) == sorted(c["name"] for c in ref.crds)
