@@ -81,7 +81,11 @@ def validate_single(values, schema_bytes):
     except jsonschema.SchemaError as exc:
         return "jsonschema: invalid schema: %s\n" % exc.message
     validator = cls(schema, format_checker=cls.FORMAT_CHECKER if draft <= 7 else None)
-    errors = list(validator.iter_errors(instance))
+    try:
+        errors = list(validator.iter_errors(instance))
+    except Exception as exc:  # e.g. a remote $ref: we never fetch schemas over the network
+        return "jsonschema: cannot validate with values.schema.json: %s\n" % exc
+
     if not errors:
         return ""
     ctx = _Context(validator, draft)

@@ -184,3 +184,10 @@ def test_subchart_values_of_the_wrong_type_fail_like_helm():
 @pytest.mark.parametrize("name", SCHEMA_CHARTS)
 def test_corpus_default_values_pass_their_schemas(name):
     assert our_error(os.path.join(CHARTS, name), {}) is None
+
+
+def test_remote_references_fail_cleanly_without_network(tmp_path):
+    schema = {"properties": {"a": {"$ref": "https://example.invalid/schema.json"}}}
+    path = write_chart(tmp_path, files={"values.schema.json": json.dumps(schema), "templates/t.yaml": "x"})
+    message = our_error(path, {"a": 1})
+    assert message.startswith("values don't meet the specifications of the schema(s) in the following chart(s):\nc:\n")
