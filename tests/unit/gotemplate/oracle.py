@@ -5,6 +5,7 @@ template files.  Both sides see the values as Helm does (numbers are float64), H
 ``<no value>`` stripping is applied to our output, and errors are compared in Go's flat
 form: Helm 4 prints exec errors as an indented block per location, which is folded back.
 """
+import atexit
 import json
 import os
 import shutil
@@ -24,6 +25,7 @@ def _root():
     global _ROOT
     if _ROOT is None:
         _ROOT = tempfile.mkdtemp(prefix="gotpl-oracle-")
+        atexit.register(shutil.rmtree, _ROOT, True)
     return _ROOT
 
 
