@@ -117,12 +117,17 @@ def _strip_bom(data):
     return data[3:] if data.startswith(UTF8_BOM) else data
 
 
-def load_archive(data):
-    """Load a chart from the bytes of a gzipped tar archive."""
-    return load_files(archive_files(data))
+def load_archive(data, budget=None):
+    """Load a chart from the bytes of a gzipped tar archive.
+
+    ``budget`` (a one-element list) is the decompressed size still allowed; subchart
+    archives draw from their parent's, so nesting cannot multiply the limit.
+    """
+    budget = budget if budget is not None else [MAX_CHART_SIZE]
+    return load_files(archive_files(data, budget), budget)
 
 
-def archive_files(data):
+def archive_files(data, budget=None):
     """The ``(name, bytes)`` entries of a chart archive, with Helm's path checks."""
     try:
         raw = gzip.GzipFile(fileobj=io.BytesIO(data))
@@ -130,7 +135,8 @@ def archive_files(data):
     except (OSError, EOFError, tarfile.TarError, zlib.error) as exc:
         raise ChartError("invalid chart archive: %s" % exc)
     files = []
-    remaining = MAX_CHART_SIZE
+    budget = budget if budget is not None else [MAX_CHART_SIZE]
+    remaining = budget[0]
     try:
         for member in archive:
             if member.isdir():
@@ -152,6 +158,7 @@ def archive_files(data):
             files.append((name, _strip_bom(payload)))
     except (OSError, EOFError, tarfile.TarError, zlib.error) as exc:
         raise ChartError("invalid chart archive: %s" % exc)
+    budget[0] = remaining
     if not files:
         raise ChartError("no files in chart archive")
     return files
@@ -220,7 +227,7 @@ def load_values_file(data, filename="values.yaml"):
     return values if values is not None else {}
 
 
-def load_files(files):
+def load_files(files, budget=None):
     """Helm's ``LoadFiles``: build a Chart from ``(name, bytes)`` pairs relative to the chart."""
     metadata = None
     empty_annotations = False
@@ -284,10 +291,10 @@ def load_files(files):
                 if first != sub:
                     raise ChartError("error unpacking subchart tar in %s: expected %s, got %s"
                                      % (chart.name, sub, first))
-                child = load_archive(entries[0][1])
+                child = load_archive(entries[0][1], budget)
             else:
                 inner = [(rest.split("/", 1)[1], data) for rest, data in entries if "/" in rest]
-                child = load_files(inner)
+                child = load_files(inner, budget)
         except ChartError as exc:
             if str(exc).startswith("error unpacking subchart tar"):
                 raise

@@ -334,3 +334,12 @@ def test_crd_files_are_chosen_like_helm(tmp_path):
     path = write_chart(tmp_path, "cr", files={name: "kind: X\n" for name in names})
     with helm_python.Chart.load(path) as ref:
         assert sorted(n for n, _ in load_chart(path).crds()) == sorted(c["name"] for c in ref.crds)
+
+
+def test_nested_subchart_archives_share_one_size_budget(monkeypatch):
+    from ansible_collections.helmless.core.plugins.module_utils.chart import loader
+    monkeypatch.setattr(loader, "MAX_CHART_SIZE", 20000)
+    sub = _tgz([("sub/Chart.yaml", b"apiVersion: v2\nname: sub\nversion: 1.0.0\n"), ("sub/big", b"\x00" * 12000)], "sub")
+    parts = [("c/Chart.yaml", CHART)] + [("c/charts/s%d-1.0.0.tgz" % i, sub) for i in range(3)]
+    with pytest.raises(ChartError, match="larger than the maximum size 20000"):
+        load_archive(_tgz(parts))
