@@ -5,9 +5,8 @@ ones (``*args`` for a Go variadic).  Arity is read once per function object and 
 ``go_signature`` additionally records Go parameter types so the executor applies Go's
 argument checks (``wrong type for value; expected string; got float64``).
 """
-import inspect
-
 _CACHE = {}
+_CO_VARARGS = 0x04
 
 
 def go_signature(*params, variadic=None):
@@ -35,8 +34,9 @@ def arity(fn):
     if res is None:
         code = getattr(key, "__code__", None)
         if code is not None:
-            res = (code.co_argcount, bool(code.co_flags & inspect.CO_VARARGS))
+            res = (code.co_argcount, bool(code.co_flags & _CO_VARARGS))
         else:
+            import inspect  # only for callables without Python code (builtins, partials)
             nfixed, variadic = 0, False
             for p in inspect.signature(key if key is not None else fn).parameters.values():
                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
