@@ -57,6 +57,14 @@ def long_strings():
     out.append(" ".join(["w%d" % i for i in range(60)]))
     out.append("x" * 81 + " \x07 y")
     out.append("x" * 70 + "\\" * 12 + " y z")
+    out.append((words + " \n") * 3)
+    out.append("a\tb " * 30)
+    out.append(("k: v " + words + "\n") * 2 + "tail \n")
+    out.append("\ttab lead " + words)
+    out.append(words.replace(" ", "  "))
+    out.append(words[:60] + " \u00e9\u00e9 " + words)
+    out.append("# " + words)
+    out.append("- " + words)
     return out
 
 
@@ -105,6 +113,7 @@ def structures():
         cases.append({"a": {"b": {"c": w}}})
         cases.append({"l": [w, {"m": w}]})
         cases.append({w: "v"})
+        cases.append({"a: b": w, "x" * 40: w})
     for f in FLOATS:
         cases.append(f)
         cases.append({"f": f, "l": [f]})
