@@ -37,7 +37,12 @@ def _parse(text):
 
 def lease_state(client, namespace, release):
     """(lease object or None, expired?) for the release."""
-    obj = client.get("coordination.k8s.io/v1", "Lease", lease_name(release), namespace)
+    try:
+        obj = client.get("coordination.k8s.io/v1", "Lease", lease_name(release), namespace)
+    except ApiError as exc:
+        if exc.status != 403:
+            raise
+        obj = None  # no rights on leases: Helm's pending check (and the record's age) still apply
     if obj is None:
         return None, True
     return obj, _expired(obj)
@@ -64,6 +69,7 @@ class Lease:
         self.duration = duration
         self.identity = "%s/%d/%s" % (socket.gethostname(), os.getpid(), uuid.uuid4().hex[:8])
         self.took_over = False
+        self.disabled = False
         self._stop = threading.Event()
         self._thread = None
         self._obj = None
@@ -91,6 +97,9 @@ class Lease:
         except ApiError as exc:
             if exc.conflict:
                 raise LeaseHeld(IN_PROGRESS) from exc
+            if exc.status == 403:
+                self.disabled = True  # namespace-scoped RBAC without leases: run unguarded, as Helm does
+                return self
             raise
         self._thread = threading.Thread(target=self._renew, daemon=True)
         self._thread.start()
@@ -105,6 +114,8 @@ class Lease:
                 continue
 
     def release_lease(self):
+        if self.disabled:
+            return
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
