@@ -73,6 +73,12 @@ for _t in _FLOATS:
     _CHECKS[_t] = lambda v: v.__class__ is float
 
 
+def _is_raw(node):
+    """Whether ``node`` evaluates to a value of static type interface{} (a map element)."""
+    return isinstance(node, (N.FieldNode, N.ChainNode)) or (
+        isinstance(node, N.VariableNode) and (len(node.ident) > 1 or node.elem))
+
+
 def validate(ctx, tree, node, v, ptype, raw):
     """exec.go validateType: ``v`` must be assignable to ``ptype``; no conversions.
 
@@ -123,10 +129,7 @@ def typed_value(ctx, tree, node, ev, ptype, dot, vars):
         if _can_be_nil(ptype):
             return None
         raise err(ctx, tree, node, "cannot assign nil to %s" % ptype)
-    v = ev(ctx, dot, vars)
-    raw = isinstance(node, (N.FieldNode, N.ChainNode)) or (
-        isinstance(node, N.VariableNode) and (len(node.ident) > 1 or node.elem))
-    return validate(ctx, tree, node, v, ptype, raw)
+    return validate(ctx, tree, node, ev(ctx, dot, vars), ptype, _is_raw(node))
 
 
 def _args(ctx, tree, ident, f, arg_nodes, arg_evs, dot, vars, final):
@@ -251,8 +254,7 @@ def _converter(tree, node, ev, ptype):
                 return typed_value(ctx, tree, node, ev, ptype, dot, vars)
             return literal
         return lambda ctx, dot, vars: value
-    raw = isinstance(node, (N.FieldNode, N.ChainNode)) or (
-        isinstance(node, N.VariableNode) and (len(node.ident) > 1 or node.elem))
+    raw = _is_raw(node)
     check = _CHECKS.get(ptype)
     if check is None:
         def nilcheck(ctx, dot, vars):
@@ -300,8 +302,10 @@ def call_function(ctx, tree, cmd, ident, f, arg_nodes, arg_evs, dot, vars, final
     """evalCall for a function of the FuncMap (``cmd`` is the command node, for errors)."""
     argv = _args(ctx, tree, ident, f, arg_nodes, arg_evs, dot, vars, final)
     if f.builtin is not None:
-        if f.builtin == "len" and final is None:
-            # A piped nil is an invalid reflect.Value, which Go's len cannot inspect.
+        if f.builtin == "len" and (final is None or (
+                final is MISSING and len(argv) == 1 and argv[0] is None and not _is_raw(arg_nodes[0]))):
+            # A nil that went through a pipeline (or a literal nil) is an invalid
+            # reflect.Value, which Go's len cannot inspect; a nil read from a map can be.
             raise err(ctx, tree, cmd, "error calling len: reflect: call of reflect.Value.Type on zero Value")
         if f.builtin == "call":
             return _call_builtin(ctx, tree, cmd, argv, arg_nodes, final)
