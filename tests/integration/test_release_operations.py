@@ -97,3 +97,15 @@ def test_an_operation_in_progress_blocks_another_with_helms_message(kubeconfig, 
 def test_an_empty_input_is_a_release_without_objects(kubeconfig, namespace):
     out = engine_for(kubeconfig, namespace).present(ReleaseInput(""), opts())
     assert out.changed and out.release["info"]["status"] == "deployed"
+
+
+def test_namespace_scoped_rbac_is_enough(kubeconfig, namespace, limited_kubeconfig):
+    path = limited_kubeconfig(namespace, [{"apiGroups": [""], "resources": ["secrets", "configmaps"],
+                                           "verbs": ["get", "list", "create", "update", "patch", "delete"]}])
+    limited = ReleaseEngine(client_for(path), "rel", namespace)
+    out = limited.present(literal_input([configmap("a", {"k": "v"})]), opts())
+    assert out.changed and out.release["info"]["status"] == "deployed"
+    again = ReleaseEngine(client_for(path), "rel", namespace)
+    assert not again.present(literal_input([configmap("a", {"k": "v"})]), opts()).changed
+    ReleaseEngine(client_for(path), "rel", namespace).absent(opts())
+    assert client_for(kubeconfig).get("v1", "ConfigMap", "a", namespace) is None
