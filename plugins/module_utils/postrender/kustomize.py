@@ -6,7 +6,7 @@ from . import fieldspecs as F
 from .errors import PostRenderError
 from .generators import absorb, generate
 from .namerefs import add_hashes, fix_references
-from .patches import json6902, smp
+from .patches import drop_empty_nulls, json6902, smp
 from .resources import Res, apply_fieldspecs, fs, gvk_matches, ns_equal, target_matches
 from .yamlio import load_all, load_all_v2
 
@@ -158,7 +158,7 @@ def _patch(resources, text, target, options, where):
                     if not options.get("allowKindChange"):
                         patch.pop("kind", None)
                         patch.pop("apiVersion", None)
-                return smp(obj, patch, res.kind)
+                return smp(drop_empty_nulls(obj), patch, res.kind)
             _apply(resources, res, apply, options)
 
 

@@ -126,6 +126,17 @@ def smp(dest, patch, kind="", path=()):
     return result
 
 
+def drop_empty_nulls(value):
+    """kyaml's merge walks the whole object and drops every field written as a bare ``key:``
+    on the way (an explicit ``null`` stays), so a strategic-merge-patched object loses them."""
+    if isinstance(value, dict):
+        empty = getattr(value, "empty_keys", ())
+        return {k: drop_empty_nulls(v) for k, v in value.items() if not (v is None and k in empty)}
+    if isinstance(value, list):
+        return [drop_empty_nulls(v) for v in value]
+    return value
+
+
 def _replace_list(value):
     return [_strip_directives(v) for v in value
             if not (isinstance(v, dict) and v.get("$patch") == "delete")]

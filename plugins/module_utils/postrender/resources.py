@@ -248,16 +248,13 @@ def _full(pattern, value):
 
 
 def target_matches(target, res):
-    """kustomize patch targets: group/version/kind exact, name/namespace anchored regexes."""
+    """kustomize patch targets: every id field is an anchored regular expression."""
     if not target:
         return True
-    for key, have in (("group", res.group), ("version", res.version), ("kind", res.kind)):
-        if target.get(key) and target[key] != have:
+    for key, have in (("group", res.group), ("version", res.version), ("kind", res.kind),
+                      ("name", res.name), ("namespace", res.namespace)):
+        if target.get(key) and not _full(str(target[key]), have):
             return False
-    if target.get("name") and not any(_full(target["name"], n) for n in (res.name,)):
-        return False
-    if target.get("namespace") and not _full(target["namespace"], res.namespace):
-        return False
     if target.get("labelSelector") and not selector_matches(target["labelSelector"], res.labels()):
         return False
     if target.get("annotationSelector") and not selector_matches(

@@ -80,6 +80,26 @@ def load_all_v2(text):
     return [doc for doc in yaml.load_all(text, Loader=_GoYamlV2Loader) if doc is not None]
 
 
+class EmptyNullMap(dict):
+    """A mapping that had ``key:`` entries with no value at all (``empty_keys``); kyaml's
+    strategic merge drops exactly those, while an explicit ``null`` survives."""
+    empty_keys = frozenset()
+
+
+def _map(loader, node):
+    empty = [k.value for k, v in node.value
+             if isinstance(v, yaml.ScalarNode) and v.tag == "tag:yaml.org,2002:null" and v.value == ""]
+    data = EmptyNullMap() if empty else {}
+    yield data
+    data.update(loader.construct_mapping(node))
+    if empty:
+        data.empty_keys = frozenset(empty)
+
+
+_Core12Loader.add_constructor("tag:yaml.org,2002:map", _map)
+_Dumper.add_representer(EmptyNullMap, _Dumper.represent_dict)
+
+
 def load_all(text):
     """Parse a multi-document stream; empty documents are dropped."""
     return [doc for doc in yaml.load_all(text, Loader=_Core12Loader) if doc is not None]

@@ -153,3 +153,25 @@ def test_failing_json6902_test_op_names_the_patch_and_object():
     with pytest.raises(PostRenderError, match=r"patches\[0\] on Deployment ns/rel-podinfo"):
         ours(chart_manifest("podinfo"), [{"kustomize": {"patches": [{
             "target": {"kind": "Deployment"}, "patch": "- {op: test, path: /spec/replicas, value: 99}"}]}}])
+
+
+# One patch for every workload of a chart (kind given as a regex), plus a JSON patch on every
+# Service: catches list merging and kyaml's handling of ``key:`` versus ``key: null``.
+WORKLOAD_PATCH = {
+    "patches": [
+        {"target": {"kind": "Deployment|StatefulSet|DaemonSet"},
+         "patch": ("apiVersion: apps/v1\nkind: Any\nmetadata: {name: any}\nspec:\n  template:\n"
+                   "    metadata:\n      annotations: {patched: 'true'}\n    spec:\n"
+                   "      tolerations: [{operator: Exists}]\n      containers:\n"
+                   "      - {name: injected, image: busybox}\n      volumes:\n"
+                   "      - {name: injected, emptyDir: {}}\n")},
+        {"target": {"kind": "Service"}, "patch": "- {op: add, path: /metadata/labels/svc, value: '1'}"}],
+    "images": [{"name": "busybox", "newTag": "1.36"}]}
+
+
+@pytest.mark.parametrize("chart", ["bitnami-nginx", "bitnami-wordpress", "kubernetes-dashboard", "nats",
+                                   "prometheus", "traefik", "kube-prometheus-stack"])
+def test_a_patch_on_every_workload_matches_kustomize(tmp_path, chart):
+    manifest = chart_manifest(chart)
+    expected = kubectl_kustomize(tmp_path, manifest, WORKLOAD_PATCH)
+    assert_same_objects(ours(manifest, [{"kustomize": WORKLOAD_PATCH}]), expected)
