@@ -9,6 +9,8 @@ the ``jsonschema`` package.
 
 import re
 
+from . import formats
+
 _UNSUPPORTED = ("$dynamicRef", "$recursiveRef", "unevaluatedProperties", "unevaluatedItems",
                 "contentSchema", "$anchor", "$dynamicAnchor", "$recursiveAnchor")
 _TYPE_ORDER = ("null", "boolean", "number", "integer", "string", "array", "object")
@@ -24,10 +26,6 @@ def draft_of(schema):
     return 2020
 
 
-def _conforms(value, fmt):
-    """Draft-07 format assertion (the ``jsonschema`` package's checkers)."""
-    import jsonschema
-    return jsonschema.Draft7Validator.FORMAT_CHECKER.conforms(value, fmt)
 
 
 class Unsupported(Exception):
@@ -236,8 +234,10 @@ class Validator(object):
             return Err(loc, self.msg.const(s.const))
         if s.enum is not None and not any(equal(v, item) for item in s.enum):
             return Err(loc, self.msg.enum(s.enum))
-        if s.format is not None and not _conforms(v, s.format):
-            return Err(loc, "%s is not valid %s" % (self.msg.display(v), s.format))
+        if s.format is not None:
+            reason = formats.check(v, s.format)
+            if reason is not None:
+                return Err(loc, "%s is not valid %s: %s" % (self.msg.display(v), s.format, reason))
         errors = []
         if s.ref is not None:
             err = self.validate(s.ref, v, loc)

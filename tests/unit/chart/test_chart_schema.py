@@ -112,6 +112,15 @@ CASES = [
     ({"properties": {"c": {"type": "object", "required": ["d"], "additionalProperties": False,
                            "properties": {"d": {"type": "string"}}}}, "required": ["zz"]}, {"c": {"e": 1}}),
     ({"properties": {"a": {"format": "email"}}}, {"a": "not-an-email"}),
+    ({"$schema": D7, "properties": {k: {"format": f} for k, f in (
+        ("a", "ipv4"), ("b", "ipv6"), ("c", "hostname"), ("d", "date-time"), ("e", "date"), ("f", "uri"),
+        ("g", "uuid"), ("h", "time"), ("i", "regex"), ("j", "uri-reference"), ("k", "email"), ("l", "duration"),
+        ("m", "date"), ("n", "date"), ("o", "json-pointer"), ("p", "email"), ("q", "ipv4"), ("r", "time"))}},
+     {"a": "1.2.3", "b": "zz", "c": "-bad-", "d": "2020-13-01", "e": "2020-1-1", "f": "not a uri", "g": "x",
+      "h": "25:00:00", "i": "(", "j": "\\\\x", "k": "a@", "l": "P", "m": "2020-02-30", "n": "2020/01/01",
+      "o": "x/y", "p": "a..b@example.com", "q": "1.2.3.256", "r": "12:00:00+25:00"}),
+    ({"$schema": D7, "properties": {"a": {"format": "email"}, "b": {"format": "date-time"}}},
+     {"a": "ok@example.com", "b": "2024-02-29T12:30:00Z"}),
     ({"properties": {"n": {"type": "integer"}, "m": {"type": "number", "maximum": 1}}}, {"n": 3, "m": 0.5}),
 ]
 
