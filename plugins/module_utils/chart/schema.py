@@ -17,7 +17,7 @@ causes; a top-level group is flattened::
       - at '/service/type': value must be one of 'ClusterIP', 'NodePort'
 
 v6 visits object properties in Go map order (random between runs); we visit them
-sorted.  Messages of ``format`` failures lack v6's detail text.
+sorted.
 """
 
 import json
