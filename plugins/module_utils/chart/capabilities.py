@@ -70,7 +70,8 @@ class KubeVersion(GoStruct):
 
 
 def parse_kube_version(text):
-    """Helm's ``ParseKubeVersion`` (k8s ``ParseGeneric``): ``1.30`` → ``v1.30``/``v1.30.0``."""
+    """Helm's ``ParseKubeVersion`` (k8s ``ParseGeneric``): ``1.33.4-gke.1`` prints as ``v1.33.4``,
+    ``1.30`` as ``v1.30``; ``Version`` keeps the input (with a ``v``)."""
     match = _GENERIC_RE.match(text)
     if not match:
         raise ChartError("could not parse %s as version" % _quote(text))
@@ -79,9 +80,9 @@ def parse_kube_version(text):
         raise ChartError("illegal version string %s" % _quote(text))
     if len(parts[0]) > 1 and parts[0][0] == "0":
         raise ChartError("illegal zero-prefixed version component %s in %s" % (_quote(parts[0]), _quote(text)))
-    nums = ([int(p) for p in parts] + [0, 0])[:3]
     version = text if text.startswith("v") else "v" + text
-    return KubeVersion(version, "v%d.%d.%d" % tuple(nums), str(nums[0]), str(nums[1]))
+    normalized = "v" + ".".join(str(int(p)) for p in parts)
+    return KubeVersion(version, normalized, str(int(parts[0])), str(int(parts[1])))
 
 
 def _quote(text):

@@ -101,13 +101,19 @@ def test_capabilities_json_keeps_struct_field_order(tmp_path):
     assert list(json.loads(text)) == list(Capabilities().go_json_value())
 
 
-@pytest.mark.parametrize("version,expected", [
-    ("1.30", ("v1.30", "v1.30.0", "1", "30")), ("v1.29.3", ("v1.29.3", "v1.29.3", "1", "29")),
-    ("1.33.4-gke.1245000", ("v1.33.4-gke.1245000", "v1.33.4", "1", "33"))])
-def test_kube_version_option(version, expected):
+@pytest.mark.parametrize("version", ["1.30", "v1.29.3", "1.33.4-gke.1245000", "1.30.0+k3s1", "v1.31.2"])
+def test_kube_version_option_matches_helm(tmp_path, capfd, version):
+    import helm_python
+    path = write_chart(tmp_path, "kv", files={"templates/t.yaml": (
+        '{{ fail (printf "KV=%s|%s|%s|%s" .Capabilities.KubeVersion.String .Capabilities.KubeVersion.Version '
+        '.Capabilities.KubeVersion.Major .Capabilities.KubeVersion.Minor) }}')})
+    capfd.readouterr()
+    helm_python.lint(path, kube_version=version)
+    logged = capfd.readouterr().err
+    expected = logged.split('message="KV=', 1)[1].split('"', 1)[0]
     caps = Capabilities(kube_version=version, api_versions=["monitoring.coreos.com/v1"])
     kv = caps.KubeVersion
-    assert (kv.Version, kv.String(), kv.Major, kv.Minor) == expected
+    assert "|".join((kv.String(), kv.Version, kv.Major, kv.Minor)) == expected
     assert caps.APIVersions[-1] == "monitoring.coreos.com/v1" and caps.APIVersions.Has("monitoring.coreos.com/v1")
 
 
