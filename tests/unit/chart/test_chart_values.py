@@ -82,6 +82,12 @@ COALESCE_CASES = {
     "subchart key that is not a table": ("", "s: 1\n", {"sub": {"s": 2}}),
     "yaml 1.1 booleans and numbers": ("y: 1\non: 2\nn: 0777\nh: 0x1F\nf: 1.10\nbig: 9007199254740993\n", "", {}),
     "global that is not a table": ("global: 5\n", "global: {a: 1}\n", {}),
+    "parent null for the subchart table": ("sub: null\n", "x: 1\n", {}),
+    "user null for the subchart table": ("sub: {x: 2}\n", "x: 1\n", {"sub": None}),
+    "null globals": ("global: null\n", "global: {a: 1}\n", {}),
+    "subchart global that is not a table": ("global: {a: 1}\n", "global: 3\n", {}),
+    "nested globals merge both ways": ("global: {t: {a: 1, n: {x: 1}}}\n", "global: {t: {b: 2, n: {y: 2}}}\n",
+                                       {"global": {"t": {"n": {"z": 3}}}}),
 }
 
 
