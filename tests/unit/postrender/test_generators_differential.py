@@ -3,6 +3,7 @@ rewriting, ours against kubectl kustomize over corpus chart output."""
 import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.postrender import PostRenderError
+from ansible_collections.helmless.core.plugins.module_utils.postrender.yamlio import load_all
 from kustomize_oracle import assert_same_objects, chart_manifest, kubectl_kustomize, ours
 
 # Make the podinfo Deployment refer to generated objects in every way kustomize rewrites.
@@ -125,3 +126,22 @@ def test_missing_generator_file_names_the_generator_and_file(tmp_path):
     with pytest.raises(PostRenderError, match="configMapGenerator cfg: file nope.txt"):
         ours(chart_manifest("podinfo"), [{"kustomize": {
             "configMapGenerator": [{"name": "cfg", "files": ["nope.txt"]}]}}], cwd=str(tmp_path))
+
+
+@pytest.mark.parametrize("chart", ["bitnami-redis", "istiod", "jenkins", "kube-prometheus-stack",
+                                   "kubernetes-dashboard"])
+def test_merging_into_every_chart_configmap_and_replacing_every_secret_matches_kustomize(tmp_path, chart):
+    manifest = chart_manifest(chart)
+
+    def gen(obj, behavior):
+        spec = {"name": obj["metadata"]["name"], "behavior": behavior, "literals": ["added=1"]}
+        if obj["metadata"].get("namespace"):
+            spec["namespace"] = obj["metadata"]["namespace"]
+        return spec
+    objs = load_all(manifest)
+    cfg = {"namePrefix": "x-", "namespace": "moved",
+           "configMapGenerator": [gen(o, "merge") for o in objs if o["kind"] == "ConfigMap"]
+           + [{"name": "brand-new", "literals": ["a=b"]}],
+           "secretGenerator": [gen(o, "replace") for o in objs if o["kind"] == "Secret"]}
+    expected = kubectl_kustomize(tmp_path, manifest, cfg)
+    assert_same_objects(ours(manifest, [{"kustomize": cfg}]), expected)

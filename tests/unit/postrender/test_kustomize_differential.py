@@ -4,6 +4,7 @@ Each case renders a corpus chart with the Helm oracle, runs the same kustomizati
 through ``kubectl kustomize`` and through ``postrender.run``, and compares the parsed objects.
 """
 import os
+import re
 
 import pytest
 import yaml
@@ -128,3 +129,18 @@ def test_list_objects_are_flattened_and_their_items_keep_the_template(tmp_path):
     from ansible_collections.helmless.core.plugins.module_utils.postrender import run
     text = run(manifest, [{"kustomize": cfg}])
     assert text.count("# Source: c/templates/lists.yaml\n") == 2 and text.count("# Source: c/templates/more.yaml\n") == 1
+
+
+@pytest.mark.parametrize("chart", ["cert-manager", "jenkins", "kube-prometheus-stack", "kubernetes-dashboard",
+                                   "prometheus"])
+def test_retagging_every_image_of_a_chart_matches_kustomize(tmp_path, chart):
+    manifest = chart_manifest(chart)
+    images = set(re.findall(r'(?m)^\s*-?\s*image:\s*"?([^"\s]+)"?\s*$', manifest))
+    names = sorted({i.split("@")[0].rsplit(":", 1)[0] if ":" in i.split("@")[0].split("/")[-1]
+                    else i.split("@")[0] for i in images})
+    assert names
+    forms = [lambda n: {"name": n, "newName": n + "-mirror", "newTag": "t1"},
+             lambda n: {"name": n, "digest": "sha256:" + "a" * 64},
+             lambda n: {"name": n, "newTag": "t2"}]
+    cfg = {"images": [forms[k % 3](n) for k, n in enumerate(names)]}
+    assert_same_objects(ours(manifest, [{"kustomize": cfg}]), kubectl_kustomize(tmp_path, manifest, cfg))
