@@ -95,7 +95,7 @@ _TOKEN = re.compile(r"""
     | (\w+)                                   # 10 identifier, keyword
     | (:=)                                    # 11
     | ([=|(),])                               # 12 punctuation
-    | (.)                                     # 13 anything else
+    | ([^ \t\r\n])                           # 13 anything else
     )""", re.X | re.S)
 _PUNCT = {"=": ASSIGN, "|": PIPE, "(": LPAREN, ")": RPAREN, ",": CHAR}
 
