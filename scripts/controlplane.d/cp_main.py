@@ -1,5 +1,6 @@
 """Command line of scripts/controlplane."""
 import argparse
+import signal
 import sys
 
 import cp_build
@@ -25,6 +26,10 @@ def main(argv):
     if args.cmd == "build":
         return cp_build.build(args.components or None)
     import cp_run  # needs `cryptography`, which `build` does not
+
+    # SIGTERM/SIGHUP unwind like Ctrl-C, so an interrupted start stops what it already spawned.
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda signum, _frame: sys.exit(128 + signum))
     try:
         if args.cmd == "start":
             print(cp_run.start(args.dir)["kubeconfig"])

@@ -4,6 +4,8 @@ scheduler and kwok (fake nodes), all on 127.0.0.1 with ports picked at start.
 Everything lives in one directory (certs, data, logs, kubeconfigs, ``state.json``); ``stop`` kills each
 recorded process group and removes that directory. Importable: tests/integration/conftest.py uses it.
 """
+import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -157,14 +159,28 @@ def running(d):
     return state
 
 
+@contextlib.contextmanager
+def _dir_lock(d):
+    """Serialize start/stop on one dir, so a concurrent stop cannot orphan a process being spawned."""
+    os.makedirs(os.path.dirname(d.rstrip("/")), exist_ok=True)
+    with open(d.rstrip("/") + ".lock", "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        yield
+
+
 def start(d=None, timeout=120):
     """Start a control plane in ``d`` (reuse it if already running); return its state dict."""
     d = os.path.abspath(d or default_dir())
+    with _dir_lock(d):
+        return _start_locked(d, timeout)
+
+
+def _start_locked(d, timeout):
     state = running(d)
     if state:
         return state
     if read_state(d):
-        stop(d)
+        _stop_locked(d)
     bins = cp_build.binaries()
     for name in ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"):
         if not os.path.exists(bins[name]):
@@ -174,11 +190,14 @@ def start(d=None, timeout=120):
             return _start(d, bins, timeout)
         except ControlPlaneError as exc:
             tail = _log_tails(d)
-            stop(d)
+            _stop_locked(d)
             # Only a server dying early can be a port taken between free_port() and bind: retry those.
             if attempt == 2 or not str(exc).startswith(("etcd exited", "kube-apiserver exited")):
                 raise ControlPlaneError("%s\n%s" % (exc, tail))
             log("start failed (%s); retrying with new ports" % exc)
+        except BaseException:  # interrupted: leave nothing running
+            _stop_locked(d)
+            raise
     raise AssertionError("unreachable")
 
 
@@ -265,9 +284,16 @@ def _start(d, bins, timeout):
     return state
 
 
-def stop(d=None, grace=3):
+def stop(d=None):
     """Kill every recorded process group, then remove the directory. Safe to call twice."""
     d = os.path.abspath(d or default_dir())
+    with _dir_lock(d):
+        _stop_locked(d)
+    with contextlib.suppress(OSError):
+        os.remove(d.rstrip("/") + ".lock")
+
+
+def _stop_locked(d, grace=3):
     state = read_state(d)
     procs = list(reversed(state["processes"])) if state else []
     for p in procs:

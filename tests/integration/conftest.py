@@ -58,12 +58,16 @@ def _refs(update=None):
 
 class _Session:
     attached = False
+    starting = False
 
     def attach(self):
         with _locked():
             _refs(lambda pids: pids.add(os.getpid()))
-            self.attached = True
-            return cp_run.start(_CP_DIR)
+            self.attached, self.starting = True, True
+            try:
+                return cp_run.start(_CP_DIR)
+            finally:
+                self.starting = False
 
     def detach(self, *_):
         if not self.attached:
@@ -80,6 +84,8 @@ atexit.register(_session.detach)
 
 
 def _on_signal(signum, _frame):
+    if _session.starting:  # we hold the lock: unwind (start cleans up), atexit detaches
+        raise KeyboardInterrupt
     _session.detach()
     signal.signal(signum, signal.SIG_DFL)
     os.kill(os.getpid(), signum)
