@@ -12,7 +12,7 @@ import gc
 from . import nodes as N
 from .calls import MISSING, call_function, call_method, make_plan, typed_value, err
 from .errors import TemplateError
-from .fmt import _fmt_arg, _PLAIN, format_value, sort_keys
+from .fmt import _fmt_arg, _PLAIN, format_value, go_type_name, sort_keys
 from .values import GoStruct
 
 UNSET = MISSING.__class__()
@@ -33,10 +33,6 @@ _CONTINUE = _Continue()
 
 def type_name(v):
     """Go type name, honouring GO_TYPE on dict/list subclasses (common.Values...)."""
-    t = getattr(v.__class__, "GO_TYPE", None)
-    if t is not None:
-        return t
-    from .values import go_type_name
     return go_type_name(v)
 
 

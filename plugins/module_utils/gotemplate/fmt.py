@@ -7,7 +7,14 @@ Strings holding invalid UTF-8 carry those bytes as lone surrogates (``surrogatee
 """
 from .strconv import (_b, _can_backquote, _is_print, format_float, go_quote,  # noqa: F401
                       go_quote_ascii, go_quote_rune)
-from .values import GoStruct, go_type_name
+from .values import GoStruct
+from .values import go_type_name as _model_type_name
+
+
+def go_type_name(v):
+    """%T: the model's type names, or GO_TYPE of a named map/slice type (common.Values)."""
+    t = getattr(v.__class__, "GO_TYPE", None)
+    return t if t is not None else _model_type_name(v)
 
 _INT_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
