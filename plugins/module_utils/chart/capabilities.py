@@ -52,6 +52,8 @@ class KubeVersion(GoStruct):
     GO_METHODS = ("String", "GitVersion")
     # What %v shows: the struct also holds the unexported normalized version.
     GO_PRINT_FIELDS = ("Version", "normalizedVersion", "Major", "Minor")
+    # String() has a pointer receiver and the template holds the struct value: %v prints the fields.
+    GO_STRINGER = False
 
     def __init__(self, version, normalized, major, minor):
         self.Version = version

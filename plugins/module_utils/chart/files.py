@@ -8,6 +8,7 @@ import base64
 import posixpath
 
 from .match import glob_regex
+from ..gotemplate.signature import go_signature
 
 _EXCLUDED = ("Chart.yaml", "Chart.lock", "values.yaml", "values.schema.json")
 
@@ -31,13 +32,16 @@ class Files(dict):
         """The files a chart exposes: everything but Chart.yaml/lock, values, templates/ and charts/."""
         return cls((name, data) for name, data in chart.files)
 
+    @go_signature("string")
     def GetBytes(self, name):
         return self.get(name, b"")
 
+    @go_signature("string")
     def Get(self, name):
         """Go's ``string([]byte)``: invalid UTF-8 bytes are kept (as surrogate escapes)."""
         return self.get(name, b"").decode("utf-8", "surrogateescape")
 
+    @go_signature("string")
     def Glob(self, pattern):
         try:
             regex = glob_regex(pattern)
@@ -45,6 +49,7 @@ class Files(dict):
             regex = glob_regex("**")
         return Files((name, data) for name, data in self.items() if regex.match(name))
 
+    @go_signature("string")
     def Lines(self, name):
         if name not in self:
             return []

@@ -280,14 +280,15 @@ def to_render_values(chart, values=None, options=None, capabilities=None, warnin
 
 def _scope(chart, values, release, caps):
     subcharts = {}
-    scope = {
+    # Helm executes every template with a common.Values as dot (it shows in type errors).
+    scope = Values({
         "Chart": chart.template_chart(),
         "Files": Files.from_chart(chart),
         "Release": release,
         "Capabilities": caps,
         "Values": values,
         "Subcharts": subcharts,
-    }
+    })
     for dep in chart.dependencies:
         table = values.get(dep.name)
         if isinstance(table, dict):

@@ -89,14 +89,15 @@ def _collect(chart, parent, templates, values_type):
         values = parent.get("Values")
     else:
         values = _subchart_values(parent.get("Values"), chart.name, values_type)
-    scope = {
+    # Dot is a common.Values in Helm (it shows in type errors).
+    scope = values_type({
         "Chart": chart.template_chart(),
         "Files": Files.from_chart(chart),
         "Release": parent.get("Release"),
         "Capabilities": parent.get("Capabilities"),
         "Values": values,
         "Subcharts": subcharts,
-    }
+    })
     for child in chart.dependencies:
         subcharts[child.name] = _collect(child, scope, templates, values_type)
     full_path = chart.chart_full_path()
