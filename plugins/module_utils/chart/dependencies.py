@@ -12,7 +12,7 @@ a fresh or copied chart for every render.
 """
 
 from .errors import ValuesError
-from .semver import is_compatible_range
+from ..semver import is_compatible_range
 from .values import coalesce_values, copy_values, merge_tables, merge_values
 
 

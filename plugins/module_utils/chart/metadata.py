@@ -10,7 +10,7 @@ import re
 import struct
 
 from .errors import ChartError
-from .semver import is_valid_version
+from ..semver import is_valid_version
 
 APIVERSION_V1 = "v1"
 APIVERSION_V2 = "v2"

@@ -89,6 +89,18 @@ def test_aliases_make_renamed_copies(tmp_path):
     assert sorted(ours) == ["p", "p/charts/b", "p/charts/first", "p/charts/second"]
 
 
+# Ranges where a chart-only semver copy once disagreed with Masterminds/semver (Helm's).
+RANGE_CASES = [("=>1.2-0", "1.2.3"), ("=<1.20-0", "1.19.0"), ("==1.x", "1.2.3"), ("!=*", "1.2.3"),
+               ("^*", "0.1.0"), ("^0.0.0", "0.1.0"), ("*-0", "1.2.3-alpha"), ("<=*", "2.0.0"),
+               (">*", "1.0.0"), ("~0.0.0", "0.1.0")]
+
+
+@pytest.mark.parametrize("constraint,version", RANGE_CASES)
+def test_alias_applies_only_when_the_version_satisfies_the_range(tmp_path, constraint, version):
+    deps = "- name: a\n  version: '%s'\n  alias: al\n" % constraint
+    _same(_parent(tmp_path, deps, "", (_sub("a", version=version),)))
+
+
 def test_alias_of_a_nested_umbrella(tmp_path):
     inner = {"charts/a/charts/c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 1.0.0\n",
              "charts/a/charts/c/values.yaml": "z: 1\n"}
