@@ -10,15 +10,27 @@ import os
 import struct
 
 import bcrypt as _bcrypt
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import dsa, ec, ed25519, rsa
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from ._go import gofunc, to_bytes, from_bytes, GoPanic
 from .encoding import _b64_decode, CorruptInput
 from ...gotemplate.values import GoStruct
+
+x509 = hashes = serialization = dsa = ec = ed25519 = rsa = None
+Cipher = algorithms = modes = ExtendedKeyUsageOID = NameOID = None
+
+
+def _need_cryptography():
+    """Import cryptography on first use: x509 alone costs about a second per fresh process,
+    which every render would pay although few charts call these functions."""
+    global x509, hashes, serialization, dsa, ec, ed25519, rsa
+    global Cipher, algorithms, modes, ExtendedKeyUsageOID, NameOID
+    if x509 is not None:
+        return
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import dsa, ec, ed25519, rsa
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+    from cryptography import x509
 
 
 class Certificate(GoStruct):
@@ -105,6 +117,7 @@ def _pem_key(priv):
 
 @gofunc("string")
 def genPrivateKey(typ):
+    _need_cryptography()
     if typ in ("", "rsa"):
         priv = rsa.generate_private_key(65537, 4096)
     elif typ == "dsa":
@@ -146,6 +159,7 @@ def _pem_decode(data):
 
 def parse_private_key_pem(text):
     """Sprig's parsePrivateKeyPEM, with its error texts."""
+    _need_cryptography()
     block = _pem_decode(text)
     if block is None:
         raise _KeyError("no PEM data in input")
@@ -252,24 +266,28 @@ def _with_key(pem):
 
 @gofunc("string", "int")
 def genCA(cn, days):
+    _need_cryptography()
     priv = _rsa2048()
     return _build(cn, None, None, days, priv, None, priv, True)
 
 
 @gofunc("string", "int", "string")
 def genCAWithKey(cn, days, key):
+    _need_cryptography()
     priv = _with_key(key)
     return _build(cn, None, None, days, priv, None, priv, True)
 
 
 @gofunc("string", "[]interface {}", "[]interface {}", "int")
 def genSelfSignedCert(cn, ips, dns_names, days):
+    _need_cryptography()
     priv = _rsa2048()
     return _build(cn, ips, dns_names, days, priv, None, priv, False)
 
 
 @gofunc("string", "[]interface {}", "[]interface {}", "int", "string")
 def genSelfSignedCertWithKey(cn, ips, dns_names, days, key):
+    _need_cryptography()
     priv = _with_key(key)
     return _build(cn, ips, dns_names, days, priv, None, priv, False)
 
@@ -291,6 +309,7 @@ def _signer(ca):
 
 @gofunc("string", "[]interface {}", "[]interface {}", "int", "sprig.certificate")
 def genSignedCert(cn, ips, dns_names, days, ca):
+    _need_cryptography()
     priv = _rsa2048()
     cert, key = _signer(ca)
     return _build(cn, ips, dns_names, days, priv, cert, key, False)
@@ -298,6 +317,7 @@ def genSignedCert(cn, ips, dns_names, days, ca):
 
 @gofunc("string", "[]interface {}", "[]interface {}", "int", "sprig.certificate", "string")
 def genSignedCertWithKey(cn, ips, dns_names, days, ca, key):
+    _need_cryptography()
     priv = _with_key(key)
     cert, signer = _signer(ca)
     return _build(cn, ips, dns_names, days, priv, cert, signer, False)
@@ -305,6 +325,7 @@ def genSignedCertWithKey(cn, ips, dns_names, days, ca, key):
 
 @gofunc("string", "string")
 def buildCustomCert(b64cert, b64key):
+    _need_cryptography()
     try:
         cert = _b64_decode(to_bytes(b64cert))
     except CorruptInput:
@@ -335,6 +356,7 @@ def _aes_key(password):
 
 @gofunc("string", "string")
 def encryptAES(password, plaintext):
+    _need_cryptography()
     if plaintext == "":
         return ""
     content = to_bytes(plaintext)
@@ -347,6 +369,7 @@ def encryptAES(password, plaintext):
 
 @gofunc("string", "string")
 def decryptAES(password, crypt64):
+    _need_cryptography()
     if crypt64 == "":
         return ""
     try:
