@@ -1,9 +1,15 @@
-"""Go ``encoding/json`` for the Go value model: Marshal, Unmarshal and their errors."""
+"""Go ``encoding/json`` for the Go value model: Marshal/MarshalIndent (sorted keys, HTML
+escaping, Go float text), Unmarshal into interface{} and Go's error texts.  The one JSON
+codec of the tree: Helm's toJson/fromJson, Sprig's toPrettyJson/toRawJson/mustFromJson,
+sigs.k8s.io/yaml and TOML all use it."""
 import base64
+import codecs
 import json
+import math
 import re
 
 from ..gotemplate.values import GoStruct
+from ..gotemplate.strconv import go_quote
 from .numfmt import format_json
 
 try:
@@ -50,7 +56,14 @@ def struct_value(v):
     return {name: getattr(v, name) for name in v.GO_FIELDS}
 
 
-def _encode(v, parts):
+def _key_order(k):
+    """Go sorts map keys by their bytes; surrogate escapes stand for raw bytes."""
+    return k.encode("utf-8", "surrogateescape")
+
+
+def _encode(v, parts, indent=None, nl=None):
+    """Append ``v``'s JSON to ``parts``; ``nl`` is the newline plus the current
+    indentation (MarshalIndent) or None (Marshal)."""
     if v is None or type(v) is NilMap or type(v) is NilList:
         parts.append("null")
     elif v is True:
@@ -70,28 +83,41 @@ def _encode(v, parts):
         if not v:
             parts.append("{}")
             return
+        inner = nl + indent if indent is not None else None
+        colon = ": " if indent is not None else ":"
+        keys = [(k if isinstance(k, str) else _key_text(k), k) for k in v]
+        keys.sort(key=lambda kk: _key_order(kk[0]))
         sep = "{"
-        for k in sorted(v):
+        for text, k in keys:
             parts.append(sep)
-            parts.append(_enc_str(k if isinstance(k, str) else _key_text(k)))
-            parts.append(":")
-            _encode(v[k], parts)
+            if inner is not None:
+                parts.append(inner)
+            parts.append(_enc_str(text))
+            parts.append(colon)
+            _encode(v[k], parts, indent, inner)
             sep = ","
+        if nl is not None:
+            parts.append(nl)
         parts.append("}")
     elif isinstance(v, (list, tuple)):
         if not v:
             parts.append("[]")
             return
+        inner = nl + indent if indent is not None else None
         sep = "["
         for x in v:
             parts.append(sep)
-            _encode(x, parts)
+            if inner is not None:
+                parts.append(inner)
+            _encode(x, parts, indent, inner)
             sep = ","
+        if nl is not None:
+            parts.append(nl)
         parts.append("]")
     elif isinstance(v, (bytes, bytearray)):
         parts.append('"%s"' % base64.b64encode(bytes(v)).decode("ascii"))
     elif isinstance(v, GoStruct):
-        _encode(struct_value(v), parts)
+        _encode(struct_value(v), parts, indent, nl)
     else:
         raise JSONError("json: unsupported type: %s" % type(v).__name__)
 
@@ -104,191 +130,227 @@ def _key_text(k):
     raise JSONError("json: unsupported type: map[%s]interface {}" % type(k).__name__)
 
 
-def to_json(value, escape_html=True):
-    """``json.Marshal(value)``; raises JSONError (Go's text) e.g. for NaN/Inf."""
+def to_json(value, escape_html=True, indent=None):
+    """``json.Marshal(value)`` (``json.MarshalIndent(value, "", indent)`` when ``indent``
+    is given; an Encoder with SetEscapeHTML(false) when ``escape_html`` is false);
+    raises JSONError (Go's text) e.g. for NaN/Inf."""
     parts = []
-    _encode(value, parts)
+    _encode(value, parts, indent, "\n" if indent is not None else None)
     out = "".join(parts)
     if escape_html:
         return _HTML.sub(_html, out)
-    return _SURR.sub("\ufffd", out)
+    return _RAW.sub(_html, out)
+
+
+# Go escapes U+2028/U+2029 even without HTML escaping; invalid UTF-8 becomes U+FFFD.
+_RAW = re.compile("[\u2028\u2029\ud800-\udfff]")
 
 
 _SURR = re.compile("[\ud800-\udfff]")
 
 
-def _go_quote_char(c):
-    if ord(c) > 0x7F:
-        # Go reports the offending byte: the first byte of the UTF-8 sequence.
-        c = chr(c.encode("utf-8", "surrogatepass")[0])
-        if ord(c) < 0xA0:
-            return "'\\u%04x'" % ord(c)
-        return "'" + c + "'"
-    if c == "'":
+def _go_replace(err):
+    """Go decodes invalid UTF-8 one byte at a time, each becoming U+FFFD."""
+    return "\ufffd", err.start + 1
+
+
+codecs.register_error("go-utf8-replace", _go_replace)
+
+_WS = b" \t\n\r"
+
+
+def _quote_char(c):
+    """Go's scanner quoteChar for one input byte."""
+    if c == 0x27:
         return "'\\''"
-    if c == '"':
+    if c == 0x22:
         return "'\"'"
-    o = ord(c)
-    if c == "\\":
-        return "'\\\\'"
-    esc = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
-    if c in esc:
-        return "'" + esc[c] + "'"
-    if o < 0x20 or o == 0x7F:
-        return "'\\x%02x'" % o
-    if not c.isprintable() and o > 0x7F:
-        return "'\\u%04x'" % o if o <= 0xFFFF else "'\\U%08x'" % o
-    return "'" + c + "'"
+    return "'" + go_quote(chr(c))[1:-1] + "'"
 
 
-def syntax_error(s):
-    """Go's ``checkValid`` message for invalid JSON text ``s`` (None when valid)."""
-    n = len(s)
-    WS = " \t\r\n"
+class _Decoder(object):
+    def __init__(self, data):
+        self.b = data
+        self.i = 0
+        self.type_error = None
 
-    def bad(ch, ctx):
-        return "invalid character %s %s" % (_go_quote_char(ch), ctx)
+    def err(self, what, eof_as_space=False):
+        """A syntax error at the current byte.  At the end of input Go's scanner feeds
+        one space, so literals and numbers report that space instead of "unexpected end"."""
+        if self.i >= len(self.b):
+            if eof_as_space:
+                raise JSONError("invalid character ' ' %s" % what)
+            raise JSONError("unexpected end of JSON input")
+        raise JSONError("invalid character %s %s" % (_quote_char(self.b[self.i]), what))
 
-    def skip_ws(i):
-        while i < n and s[i] in WS:
-            i += 1
-        return i
+    def ws(self):
+        while self.i < len(self.b) and self.b[self.i] in _WS:
+            self.i += 1
 
-    def value(i):
-        """Scan one value from i; return (new_i, error)."""
-        i = skip_ws(i)
-        if i >= n:
-            return i, "unexpected end of JSON input"
-        c = s[i]
-        if c == "{":
-            i = skip_ws(i + 1)
-            if i >= n:
-                return i, "unexpected end of JSON input"
-            if s[i] == "}":
-                return i + 1, None
-            while True:
-                if i >= n:
-                    return i, "unexpected end of JSON input"
-                if s[i] != '"':
-                    return i, bad(s[i], "looking for beginning of object key string")
-                i, err = string(i)
-                if err:
-                    return i, err
-                i = skip_ws(i)
-                if i >= n:
-                    return i, "unexpected end of JSON input"
-                if s[i] != ":":
-                    return i, bad(s[i], "after object key")
-                i, err = value(i + 1)
-                if err:
-                    return i, err
-                i = skip_ws(i)
-                if i >= n:
-                    return i, "unexpected end of JSON input"
-                if s[i] == "}":
-                    return i + 1, None
-                if s[i] != ",":
-                    return i, bad(s[i], "after object key:value pair")
-                i = skip_ws(i + 1)
-        if c == "[":
-            i = skip_ws(i + 1)
-            if i >= n:
-                return i, "unexpected end of JSON input"
-            if s[i] == "]":
-                return i + 1, None
-            while True:
-                i, err = value(i)
-                if err:
-                    return i, err
-                i = skip_ws(i)
-                if i >= n:
-                    return i, "unexpected end of JSON input"
-                if s[i] == "]":
-                    return i + 1, None
-                if s[i] != ",":
-                    return i, bad(s[i], "after array element")
-                i += 1
-        if c == '"':
-            return string(i)
-        if c == "-" or "0" <= c <= "9":
-            return number(i)
-        for lit in ("true", "false", "null"):
-            if c == lit[0]:
-                for k in range(1, len(lit)):
-                    if i + k >= n:
-                        return n, "unexpected end of JSON input"
-                    if s[i + k] != lit[k]:
-                        return i + k, bad(s[i + k], "in literal %s (expecting '%s')" % (lit, lit[k]))
-                return i + len(lit), None
-        return i, bad(c, "looking for beginning of value")
+    def peek(self):
+        return self.b[self.i] if self.i < len(self.b) else None
 
-    def string(i):
-        i += 1
-        while i < n:
-            c = s[i]
-            if c == '"':
-                return i + 1, None
-            if c == "\\":
-                i += 1
-                if i >= n:
-                    break
-                e = s[i]
-                if e in '"\\/bfnrt':
-                    i += 1
-                    continue
-                if e == "u":
-                    for k in range(1, 5):
-                        if i + k >= n:
-                            return n, "unexpected end of JSON input"
-                        if s[i + k] not in "0123456789abcdefABCDEF":
-                            return i + k, bad(s[i + k], "in \\u hexadecimal character escape")
-                    i += 5
-                    continue
-                return i, bad(e, "in string escape code")
-            if ord(c) < 0x20:
-                return i, bad(c, "in string literal")
-            i += 1
-        return n, "unexpected end of JSON input"
+    def value(self):
+        self.ws()
+        c = self.peek()
+        if c == 0x7B:
+            return self.obj()
+        if c == 0x5B:
+            return self.arr()
+        if c == 0x22:
+            return self.string()
+        if c is not None and (c == 0x2D or 0x30 <= c <= 0x39):
+            return self.number()
+        for word, val in ((b"true", True), (b"false", False), (b"null", None)):
+            if c == word[0]:
+                self.i += 1
+                for expect in word[1:]:
+                    if self.peek() != expect:
+                        self.err("in literal %s (expecting %s)" % (word.decode(), _quote_char(expect)),
+                                 True)
+                    self.i += 1
+                return val
+        self.err("looking for beginning of value")
 
-    def number(i):
-        if s[i] == "-":
-            i += 1
-            if i >= n:
-                return n, "unexpected end of JSON input"
-            if not "0" <= s[i] <= "9":
-                return i, bad(s[i], "in numeric literal")
-        if s[i] == "0":
-            i += 1
+    def obj(self):
+        self.i += 1
+        out = {}
+        self.ws()
+        if self.peek() == 0x7D:
+            self.i += 1
+            return out
+        while True:
+            self.ws()
+            if self.peek() != 0x22:
+                self.err("looking for beginning of object key string")
+            key = self.string()
+            self.ws()
+            if self.peek() != 0x3A:
+                self.err("after object key")
+            self.i += 1
+            out[key] = self.value()
+            self.ws()
+            c = self.peek()
+            if c == 0x2C:
+                self.i += 1
+                continue
+            if c == 0x7D:
+                self.i += 1
+                return out
+            self.err("after object key:value pair")
+
+    def arr(self):
+        self.i += 1
+        out = []
+        self.ws()
+        if self.peek() == 0x5D:
+            self.i += 1
+            return out
+        while True:
+            out.append(self.value())
+            self.ws()
+            c = self.peek()
+            if c == 0x2C:
+                self.i += 1
+                continue
+            if c == 0x5D:
+                self.i += 1
+                return out
+            self.err("after array element")
+
+    def string(self):
+        self.i += 1
+        out = bytearray()
+        b = self.b
+        while True:
+            c = self.peek()
+            if c is None:
+                self.err("")
+            if c == 0x22:
+                self.i += 1
+                return out.decode("utf-8", "go-utf8-replace")
+            if c < 0x20:
+                self.err("in string literal")
+            if c != 0x5C:
+                out.append(c)
+                self.i += 1
+                continue
+            self.i += 1
+            e = self.peek()
+            simple = {0x22: b'"', 0x5C: b"\\", 0x2F: b"/", 0x62: b"\b", 0x66: b"\f",
+                      0x6E: b"\n", 0x72: b"\r", 0x74: b"\t"}
+            if e in simple:
+                out += simple[e]
+                self.i += 1
+                continue
+            if e != 0x75:
+                self.err("in string escape code")
+            self.i += 1
+            r = self.hex4()
+            if 0xD800 <= r < 0xDC00 and b[self.i:self.i + 2] == b"\\u":
+                save = self.i
+                self.i += 2
+                r2 = self.hex4()
+                if 0xDC00 <= r2 < 0xE000:
+                    r = 0x10000 + ((r - 0xD800) << 10) + (r2 - 0xDC00)
+                else:
+                    self.i = save
+                    r = 0xFFFD
+            elif 0xD800 <= r < 0xE000:
+                r = 0xFFFD
+            out += chr(r).encode("utf-8")
+
+    def hex4(self):
+        v = 0
+        for _ in range(4):
+            c = self.peek()
+            if c is None or chr(c) not in "0123456789abcdefABCDEF":
+                self.err("in \\u hexadecimal character escape")
+            v = v * 16 + int(chr(c), 16)
+            self.i += 1
+        return v
+
+    def number(self):
+        start = self.i
+        b = self.b
+
+        def digits():
+            n = 0
+            while self.i < len(b) and 0x30 <= b[self.i] <= 0x39:
+                self.i += 1
+                n += 1
+            return n
+        if self.peek() == 0x2D:
+            self.i += 1
+        c = self.peek()
+        if c == 0x30:
+            self.i += 1
+        elif c is not None and 0x31 <= c <= 0x39:
+            digits()
         else:
-            while i < n and "0" <= s[i] <= "9":
-                i += 1
-        if i < n and s[i] == ".":
-            i += 1
-            if i >= n:
-                return n, "unexpected end of JSON input"
-            if not "0" <= s[i] <= "9":
-                return i, bad(s[i], "after decimal point in numeric literal")
-            while i < n and "0" <= s[i] <= "9":
-                i += 1
-        if i < n and s[i] in "eE":
-            i += 1
-            if i < n and s[i] in "+-":
-                i += 1
-            if i >= n:
-                return n, "unexpected end of JSON input"
-            if not "0" <= s[i] <= "9":
-                return i, bad(s[i], "in exponent of numeric literal")
-            while i < n and "0" <= s[i] <= "9":
-                i += 1
-        return i, None
+            self.err("in numeric literal", True)
+        if self.peek() == 0x2E:
+            self.i += 1
+            if not digits():
+                self.err("after decimal point in numeric literal", True)
+        if self.peek() in (0x65, 0x45):
+            self.i += 1
+            if self.peek() in (0x2B, 0x2D):
+                self.i += 1
+            if not digits():
+                self.err("in exponent of numeric literal", True)
+        text = b[start:self.i].decode()
+        v = float(text)
+        if math.isinf(v):
+            if self.type_error is None:
+                self.type_error = ("json: cannot unmarshal number %s into Go value of type float64"
+                                   % text)
+            return None
+        return v
 
-    i, err = value(0)
-    if err:
-        return err
-    i = skip_ws(i)
-    if i < n:
-        return bad(s[i], "after top-level value")
-    return None
+
+# json.loads keeps a lone \\uD800 escape as a surrogate; Go decodes it to U+FFFD.
+_SURR_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _reject_constant(name):
@@ -304,8 +366,8 @@ def decode(text):
     Returns ``(value, error)``: like Go, a number out of float64 range does not stop
     decoding (its field becomes nil) but is reported.  Syntax errors raise JSONError.
     """
-    if isinstance(text, (bytes, bytearray)):
-        text = bytes(text).decode("utf-8", "replace")
+    if isinstance(text, (bytes, bytearray)) or _SURR.search(text) or _SURR_ESCAPE.search(text):
+        return _decode_bytes(text)
     errors = []
 
     def number(s):
@@ -319,9 +381,22 @@ def decode(text):
     try:
         value = json.loads(text, parse_int=number, parse_float=number, parse_constant=_reject_constant)
     except (ValueError, RecursionError):
-        err = syntax_error(text)
-        raise JSONError(err or "json: invalid input")
+        return _decode_bytes(text)
     return value, (errors[0] if errors else None)
+
+
+def _decode_bytes(text):
+    """The byte-level decoder: Go's syntax error texts, and invalid UTF-8 inside strings
+    becoming one U+FFFD per byte (the C json module offers neither)."""
+    d = _Decoder(text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text))
+    try:
+        v = d.value()
+    except RecursionError:
+        raise JSONError("json: invalid input")
+    d.ws()
+    if d.i < len(d.b):
+        d.err("after top-level value")
+    return v, d.type_error
 
 
 _INF, _NINF = float("inf"), float("-inf")

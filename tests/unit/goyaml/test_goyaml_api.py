@@ -40,6 +40,15 @@ EXPRESSIONS = [
     ("fromJson \"null\"", lambda _: "map[]" if goyaml.from_json("null") == {} else "?", None),
     ("toJson (fromJson \"{\\\"a\\\": 1e400, \\\"b\\\": 2}\")",
      lambda _: goyaml.to_json(goyaml.from_json('{"a": 1e400, "b": 2}')), None),
+] + [
+    # Go's scanner steps one space at end of input: truncated literals and numbers name it.
+    ("toJson (fromJson %s)" % '"%s"' % t.replace('"', '\\"'),
+     lambda _, t=t: goyaml.to_json(goyaml.from_json(t)), None)
+    for t in ("tru", "nul", "-", "1.", "1e", "1e+", "[1,", '{"a"', '"abc')
+] + [
+    ("toJson (fromJsonArray %s)" % '"%s"' % t.replace('\\', '\\\\').replace('"', '\\"'),
+     lambda _, t=t: goyaml.to_json(goyaml.from_json_array(t)), None)
+    for t in ('["\\ud800"]', '["\\ud83d\\ude00", "\\udc00x"]')
 ]
 
 

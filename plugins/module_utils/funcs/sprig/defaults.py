@@ -5,7 +5,7 @@ Helm replaces ``toJson``, ``fromJson`` and (Helm 4) ``mustToJson`` with its own 
 ``toRawJson`` and ``mustFromJson`` which Helm does not override.
 """
 from ._go import gofunc, is_empty
-from .gojson import json_marshal, json_unmarshal, JSONError
+from ...goyaml.gojson import JSONError, decode, to_json
 
 
 @gofunc("interface {}", variadic="interface {}")
@@ -48,6 +48,14 @@ def fail(msg):
     raise ValueError(msg)
 
 
+def json_unmarshal(v):
+    """json.Unmarshal into interface{}; a number out of float64 range is an error too."""
+    value, err = decode(v)
+    if err:
+        raise JSONError(err)
+    return value
+
+
 @gofunc("string")
 def fromJson(v):
     try:
@@ -64,37 +72,37 @@ def mustFromJson(v):
 @gofunc("interface {}")
 def toJson(v):
     try:
-        return json_marshal(v)
+        return to_json(v)
     except JSONError:
         return ""
 
 
 @gofunc("interface {}")
 def mustToJson(v):
-    return json_marshal(v)
+    return to_json(v)
 
 
 @gofunc("interface {}")
 def toPrettyJson(v):
     try:
-        return json_marshal(v, indent="  ")
+        return to_json(v, indent="  ")
     except JSONError:
         return ""
 
 
 @gofunc("interface {}")
 def mustToPrettyJson(v):
-    return json_marshal(v, indent="  ")
+    return to_json(v, indent="  ")
 
 
 @gofunc("interface {}")
 def toRawJson(v):
-    return json_marshal(v, html=False)
+    return to_json(v, escape_html=False)
 
 
 @gofunc("interface {}")
 def mustToRawJson(v):
-    return json_marshal(v, html=False)
+    return to_json(v, escape_html=False)
 
 
 FUNCS = {
