@@ -10,6 +10,7 @@ import re
 import struct
 
 from .errors import ChartError
+from ..gotemplate.strconv import go_quote
 from ..semver import is_valid_version
 
 APIVERSION_V1 = "v1"
@@ -279,37 +280,6 @@ def _go_base(path):
     if path == "":
         return "/"
     return path.rsplit("/", 1)[-1]
-
-
-def go_quote(text):
-    """Go's ``%q`` for a string (strconv.Quote)."""
-    out = ['"']
-    for ch in text:
-        code = ord(ch)
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\a":
-            out.append("\\a")
-        elif ch == "\b":
-            out.append("\\b")
-        elif ch == "\f":
-            out.append("\\f")
-        elif ch == "\v":
-            out.append("\\v")
-        elif ch.isprintable() or ch == " ":
-            out.append(ch)
-        elif code < 0x10000:
-            out.append("\\x%02x" % code if code < 0x80 else "\\u%04x" % code)
-        else:
-            out.append("\\U%08x" % code)
-    out.append('"')
-    return "".join(out)
 
 
 def template_dependency_map(dep):

@@ -13,6 +13,7 @@ import re
 import yaml
 from yaml import events as _ev
 
+from ..gotemplate.strconv import go_quote
 from .errors import YAMLError
 from .numfmt import format_g, format_g32
 from .resolve import resolve_plain
@@ -73,33 +74,13 @@ def go_sharp_v(v, top=True):
     if isinstance(v, float):
         return format_g(v)
     if isinstance(v, str):
-        return _go_quote(v)
+        return go_quote(v)
     if isinstance(v, list):
         return "[]interface {}{" + ", ".join(go_sharp_v(x, False) for x in v) + "}"
     if isinstance(v, dict):
         return "map[interface {}]interface {}{" + ", ".join(
             "%s:%s" % (go_sharp_v(k, False), go_sharp_v(x, False)) for k, x in sorted(v.items())) + "}"
     return repr(v)
-
-
-def _go_quote(s):
-    out = ['"']
-    for ch in s:
-        o = ord(ch)
-        if ch == '"' or ch == "\\":
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif o < 0x20 or o == 0x7F:
-            out.append("\\x%02x" % o)
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
 
 
 def _resolve_tagged(tag, value, plain):

@@ -70,6 +70,8 @@ def documents():
         "a: 1:30\nb: 190:20:30\nc: -1:00\n", "a: yes\nb: No\nc: ON\nd: oFF\ne: y\nf: N\n",
         "a: \"yes\"\nb: 'y'\n", "a: nan\nb: inf\nc: Infinity\nd: NaN\n", "key with spaces: value with spaces\n",
         "\"quoted key\": 1\n'single key': 2\n", "a: [b, 'c', \"d\", {e: f}, [g]]\n",
+        # %#v of a string key in "invalid map key" is strconv.Quote: \a, \u0080, \v.
+        '? {"\\a\\x80\\u00e9": 1}\n: b\n', '? ["\\b\\v\\f"]\n: b\n',
     ]
 
 
