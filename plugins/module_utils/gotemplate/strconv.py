@@ -223,7 +223,7 @@ def _can_backquote(s):
 
 # ---------------------------------------------------------------- number literals
 
-def _underscore_ok(s):
+def underscore_ok(s):
     """strconv's underscoreOK: underscores only between digits (a base prefix counts)."""
     saw = "^"
     i = 0
@@ -274,7 +274,7 @@ def _parse_int(text, unsigned):
         else:
             base, body = 8, s[1:]
     if "_" in s:
-        if not _underscore_ok(text):
+        if not underscore_ok(text):
             return None
         body = body.replace("_", "")
     if not body:
@@ -293,7 +293,7 @@ def _parse_int(text, unsigned):
 def _parse_float(text):
     s = text
     if "_" in s:
-        if not _underscore_ok(s):
+        if not underscore_ok(s):
             return None
         s = s.replace("_", "")
     body = s.lstrip("+-")

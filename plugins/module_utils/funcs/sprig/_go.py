@@ -6,6 +6,7 @@ surrogates (``surrogateescape``), the same convention as ``gotemplate/fmt.py``.
 """
 import unicodedata
 
+from ...gotemplate.strconv import underscore_ok
 from ...gotemplate.values import GoStruct
 
 INT64_MIN = -(1 << 63)
@@ -127,10 +128,15 @@ def to_title(ch):
 
 def trim_space(s):
     """strings.TrimSpace."""
+    return trim_cutset(s, _SPACE)
+
+
+def trim_cutset(s, cutset):
+    """strings.Trim: drop leading and trailing characters that are in ``cutset``."""
     i, j = 0, len(s)
-    while i < j and s[i] in _SPACE:
+    while i < j and s[i] in cutset:
         i += 1
-    while j > i and s[j - 1] in _SPACE:
+    while j > i and s[j - 1] in cutset:
         j -= 1
     return s[i:j]
 
@@ -178,7 +184,7 @@ def parse_int(s, base=0, bits=64):
             underscores = True
         else:
             underscores = True
-        if "_" in s and not _underscore_ok(orig.lstrip("+-")):
+        if "_" in s and not underscore_ok(orig.lstrip("+-")):
             raise ValueError(orig)
         s = s.replace("_", "") if underscores else s
     if not s:
@@ -197,33 +203,6 @@ def parse_int(s, base=0, bits=64):
     return n
 
 
-def _underscore_ok(s):
-    """strconv.underscoreOK: underscores only between digits / after a base prefix."""
-    saw = "^"
-    i = 0
-    hexa = False
-    if len(s) >= 2 and s[0] == "0" and s[1].lower() in "box":
-        hexa = s[1].lower() == "x"
-        i = 2
-        saw = "0"
-    elif s[:1] == "0":
-        saw = "0"
-    while i < len(s):
-        ch = s[i]
-        if ch.isdigit() or (hexa and ch.lower() in "abcdef"):
-            saw = "0"
-        elif ch == "_":
-            if saw != "0":
-                return False
-            saw = "_"
-        else:
-            if saw == "_":
-                return False
-            saw = "!"
-        i += 1
-    return saw != "_"
-
-
 def parse_float(s):
     """strconv.ParseFloat(s, 64); raises ValueError on syntax or range errors."""
     t = s.lower()
@@ -234,7 +213,7 @@ def parse_float(s):
         return float("-inf") if t.startswith("-") else float("inf")
     if body == "nan" and t == body:
         return float("nan")
-    if not s or s != s.strip() or "_" in s and not _underscore_ok(body):
+    if not s or s != s.strip() or "_" in s and not underscore_ok(body):
         raise ValueError(s)
     s = s.replace("_", "")
     t = s.lower()

@@ -266,14 +266,17 @@ class _Parser(object):
         else:
             self.i += 1
         self.names.append(name)
-        saved = set(self.flags)
+        return "(" + self._group_body(depth, set(self.flags)) + ")"
+
+    def _group_body(self, depth, outer_flags):
+        """A group's alternation up to its ``)``; flags set inside end with the group."""
         body = self.alternation(depth + 1)
         self.tree = ("grp", [self.tree])
-        self.flags = saved
-        if self.i >= len(s) or s[self.i] != ")":
-            self.err("missing closing )", s)
+        self.flags = outer_flags
+        if self.i >= len(self.s) or self.s[self.i] != ")":
+            self.err("missing closing )", self.s)
         self.i += 1
-        return "(" + body + ")"
+        return body
 
     def flag_group(self, depth, start):
         """Go's parsePerlFlags for ``(?flags)`` and ``(?flags:...)``."""
@@ -307,13 +310,7 @@ class _Parser(object):
                     return None
                 saved = self.flags
                 self.flags = flags
-                body = self.alternation(depth + 1)
-                self.tree = ("grp", [self.tree])
-                self.flags = saved
-                if self.i >= len(s) or s[self.i] != ")":
-                    self.err("missing closing )", s)
-                self.i += 1
-                return "(?:" + body + ")"
+                return "(?:" + self._group_body(depth, saved) + ")"
             break
         self.err("invalid or unsupported Perl syntax", s[start:j])
 

@@ -3,8 +3,8 @@ import secrets
 import random as _random
 
 from ._go import (
-    gofunc, strval, sprint_value, go_quote, to_bytes, from_bytes, trim_space, is_space,
-    is_upper, is_lower, is_title, is_letter, is_digit, is_number, is_punct,
+    gofunc, strval, sprint_value, go_quote, to_bytes, from_bytes, trim_space, trim_cutset,
+    is_space, is_upper, is_lower, is_title, is_letter, is_digit, is_number, is_punct,
     to_upper, to_lower, to_title, GoPanic,
 )
 
@@ -165,18 +165,9 @@ def repeat(count, s):
     return s * count
 
 
-def _trim_cutset(s, cutset):
-    i, j = 0, len(s)
-    while i < j and s[i] in cutset:
-        i += 1
-    while j > i and s[j - 1] in cutset:
-        j -= 1
-    return s[i:j]
-
-
 @gofunc("string", "string")
 def trimAll(a, b):
-    return _trim_cutset(b, a)
+    return trim_cutset(b, a)
 
 
 @gofunc("string", "string")
