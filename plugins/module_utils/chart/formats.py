@@ -11,9 +11,9 @@ from urllib.parse import urlsplit
 from ..gotemplate.fmt import go_quote
 
 
-def _q(ch):
-    """Go's ``%q`` of a rune."""
-    return "'" + go_quote(ch)[1:-1].replace('\\"', '"').replace("'", "\\'") + "'"
+def squote(text):
+    """santhosh-tekuri/jsonschema v6's ``quote``: Go's %q with single quotes (also a rune's %q)."""
+    return "'" + go_quote(str(text))[1:-1].replace('\\"', '"').replace("'", "\\'") + "'"
 
 
 def uuid(s):
@@ -25,7 +25,7 @@ def uuid(s):
             return "element %d must be %d characters long" % (i + 1, size)
         for ch in group:
             if ch not in "0123456789abcdefABCDEF":
-                return "non-hex character %s" % _q(ch)
+                return "non-hex character %s" % squote(ch)
     return None
 
 
@@ -57,7 +57,7 @@ def duration(s):
             unit, part = part[0], part[1:]
             j = units.find(unit)
             if j < 0:
-                return ("unit %s out of order" if unit in all_units[i] else "invalid unit %s") % _q(unit)
+                return ("unit %s out of order" if unit in all_units[i] else "invalid unit %s") % squote(unit)
             units = units[j + 1:]
     return None
 
@@ -102,7 +102,7 @@ def hostname(s):
             return "label ends with hyphen"
         for ch in label:
             if not (ch.isascii() and (ch.isalnum() or ch == "-")):
-                return "invalid character %s" % _q(ch)
+                return "invalid character %s" % squote(ch)
     return None
 
 
@@ -127,7 +127,7 @@ def email(s):
             return "consecutive dots"
         for ch in local:
             if not (ch.isascii() and ch.isalnum() or ch in ".!#$%&'*+-/=?^_`{|}~"):
-                return "invalid character %s" % _q(ch)
+                return "invalid character %s" % squote(ch)
     if domain.startswith("[") and domain.endswith("]"):
         inner = domain[1:-1]
         if inner.startswith("IPv6:"):

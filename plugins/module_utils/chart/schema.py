@@ -23,9 +23,10 @@ sorted.
 import json
 import re
 
-from ..gotemplate.fmt import format_value, go_quote
+from ..gotemplate.fmt import format_value
 from ..gotemplate.values import go_type_name
 from . import schemav6
+from .formats import squote
 from .errors import ValuesError
 
 HEADER = "values don't meet the specifications of the schema(s) in the following chart(s):\n"
@@ -144,7 +145,7 @@ class _Err(object):
         if self.kind == "ref" and len(self.causes) == 1:
             self.causes[0].display(lines, depth)
             return
-        lines.append("%s- at %s: %s" % ("  " * depth, _squote(_pointer(self.loc)), self.message))
+        lines.append("%s- at %s: %s" % ("  " * depth, squote(_pointer(self.loc)), self.message))
         for cause in self.causes:
             cause.display(lines, depth + 1)
 
@@ -221,7 +222,7 @@ class _Node(object):
         if seg == "propertyNames" and rest:
             name = error.instance
             group = self.child(("propertyNames", name, self.loc), self.loc, None, None, _Group)
-            group.message = "invalid propertyName %s" % _squote(name)
+            group.message = "invalid propertyName %s" % squote(name)
             return group.child(0, (), cur.get(seg), name).add(ctx, error, rest, [])
         if seg in ("anyOf", "oneOf") and not rest:
             return self._alternatives(ctx, error, seg, cur)
@@ -304,7 +305,7 @@ class _Node(object):
             if keyword in ("dependentRequired", "dependencies"):
                 for prop, missing in _dependents(err):
                     message = "properties %s required, if %s exists" % (
-                        ", ".join(_squote(n) for n in missing), _squote(prop))
+                        ", ".join(squote(n) for n in missing), squote(prop))
                     items.append(((_RANK[keyword], prop), _Err(self.loc, message)))
                 continue
             # a false items/unevaluated* leaf covers members after the evaluated children
@@ -358,34 +359,9 @@ def _pointer(loc):
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in loc)
 
 
-def _squote(text):
-    """v6's ``quote``: Go's %q with single quotes."""
-    quoted = go_quote(str(text))[1:-1].replace('\\"', '"').replace("'", "\\'")
-    return "'" + quoted + "'"
-
-
-_TYPE_ORDER = ("null", "boolean", "number", "integer", "string", "array", "object")
-
-
-def _json_type(value):
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
-
-
 def _display(value):
     if isinstance(value, str):
-        return _squote(value)
+        return squote(value)
     return _num(value)
 
 
@@ -400,7 +376,7 @@ def _num(value):
 class _Messages(object):
     """v6's wording for values, shared with the compiled validator."""
 
-    quote = staticmethod(lambda text: _squote(text))
+    quote = staticmethod(lambda text: squote(text))
     num = staticmethod(lambda value: _num(value))
     display = staticmethod(lambda value: _display(value))
 
@@ -436,9 +412,7 @@ def _leaf(keyword, error, node):
 def _message(keyword, error, node):
     value, inst = error.validator_value, error.instance
     if keyword == "type":
-        want = value if isinstance(value, list) else [value]
-        want = sorted(want, key=lambda t: _TYPE_ORDER.index(t) if t in _TYPE_ORDER else 99)
-        return "got %s, want %s" % (_json_type(inst), " or ".join(want))
+        return schemav6.type_mismatch(value if isinstance(value, list) else [value], inst)
     if keyword == "enum":
         if any(isinstance(v, (dict, list)) for v in value):
             return "'enum' failed"
@@ -452,16 +426,16 @@ def _message(keyword, error, node):
     if keyword == "format":
         return "%s is not valid %s" % (_display(inst), value)
     if keyword == "required":
-        names = [_squote(name) for name in value if isinstance(inst, dict) and name not in inst]
+        names = [squote(name) for name in value if isinstance(inst, dict) and name not in inst]
         return ("missing property %s" if len(names) == 1 else "missing properties %s") % ", ".join(names)
     if keyword == "additionalProperties" and value is False:
-        return "additional properties %s not allowed" % ", ".join(_squote(k) for k in _extras(error))
+        return "additional properties %s not allowed" % ", ".join(squote(k) for k in _extras(error))
     if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"):
         return "%s: got %s, want %s" % (keyword, _num(inst), _num(value))
     if keyword in ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"):
         return "%s: got %d, want %d" % (keyword, len(inst), value)
     if keyword == "pattern":
-        return "%s does not match pattern %s" % (_squote(inst), _squote(value))
+        return "%s does not match pattern %s" % (squote(inst), squote(value))
     if keyword == "uniqueItems":
         i, j = _duplicate(inst)
         return "items at %d and %d are equal" % (i, j)

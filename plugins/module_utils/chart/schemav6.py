@@ -48,6 +48,12 @@ def json_type(value):
     return "invalid"
 
 
+def type_mismatch(types, value):
+    """v6's ``type`` failure text: the value's JSON type, then the wanted ones in v6's order."""
+    want = sorted(types, key=lambda x: _TYPE_ORDER.index(x) if x in _TYPE_ORDER else 99)
+    return "got %s, want %s" % (json_type(value), " or ".join(want))
+
+
 def _is_integer(value):
     return isinstance(value, int) or isinstance(value, float) and value.is_integer()
 
@@ -228,8 +234,7 @@ class Validator(object):
         t = json_type(v)
         if s.types is not None and t not in s.types and not (
                 "integer" in s.types and t == "number" and _is_integer(v)):
-            want = sorted(s.types, key=lambda x: _TYPE_ORDER.index(x) if x in _TYPE_ORDER else 99)
-            return Err(loc, "got %s, want %s" % (t, " or ".join(want)))
+            return Err(loc, type_mismatch(s.types, v))
         if s.has_const and not equal(v, s.const):
             return Err(loc, self.msg.const(s.const))
         if s.enum is not None and not any(equal(v, item) for item in s.enum):
