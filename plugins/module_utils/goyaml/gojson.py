@@ -36,16 +36,13 @@ _HTML = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
 _HTML_MAP = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
+# Go escapes U+2028/U+2029 even without HTML escaping; invalid UTF-8 becomes U+FFFD.
+_RAW = re.compile("[\u2028\u2029\ud800-\udfff]")
+_SURR = re.compile("[\ud800-\udfff]")
+
+
 def _html(m):
     return _HTML_MAP.get(m.group(0), "\ufffd")
-
-
-def quote_string(s, escape_html=True):
-    """A Go JSON string literal (with HTML escaping as json.Marshal does)."""
-    out = _enc_str(s)
-    if escape_html:
-        return _HTML.sub(_html, out)
-    return out
 
 
 def struct_value(v):
@@ -56,9 +53,16 @@ def struct_value(v):
     return {name: getattr(v, name) for name in v.GO_FIELDS}
 
 
-def _key_order(k):
-    """Go sorts map keys by their bytes; surrogate escapes stand for raw bytes."""
-    return k.encode("utf-8", "surrogateescape")
+def _sorted_items(d):
+    """(key text, key) in Go's order: by the key's bytes.  For str keys without
+    surrogate escapes (raw bytes) that is code point order, the fast case."""
+    keys = list(d)
+    if all(type(k) is str for k in keys) and not _SURR.search("".join(keys)):
+        keys.sort()
+        return [(k, k) for k in keys]
+    items = [(k if isinstance(k, str) else _key_text(k), k) for k in keys]
+    items.sort(key=lambda kk: kk[0].encode("utf-8", "surrogateescape"))
+    return items
 
 
 def _encode(v, parts, indent=None, nl=None):
@@ -85,10 +89,8 @@ def _encode(v, parts, indent=None, nl=None):
             return
         inner = nl + indent if indent is not None else None
         colon = ": " if indent is not None else ":"
-        keys = [(k if isinstance(k, str) else _key_text(k), k) for k in v]
-        keys.sort(key=lambda kk: _key_order(kk[0]))
         sep = "{"
-        for text, k in keys:
+        for text, k in _sorted_items(v):
             parts.append(sep)
             if inner is not None:
                 parts.append(inner)
@@ -141,12 +143,6 @@ def to_json(value, escape_html=True, indent=None):
         return _HTML.sub(_html, out)
     return _RAW.sub(_html, out)
 
-
-# Go escapes U+2028/U+2029 even without HTML escaping; invalid UTF-8 becomes U+FFFD.
-_RAW = re.compile("[\u2028\u2029\ud800-\udfff]")
-
-
-_SURR = re.compile("[\ud800-\udfff]")
 
 
 def _go_replace(err):
