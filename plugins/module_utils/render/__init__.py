@@ -6,7 +6,7 @@ schema, the engine, NOTES, the optional post-renderer, hook/manifest sorting - a
 """
 import posixpath
 
-from .engine import Engine, RenderError
+from .engine import Engine, RenderError, paused_gc
 from .manifest import Hook, ManifestError, assemble, sort_manifests, template_output
 
 __all__ = ["render_release", "RenderResult", "RenderError", "Hook", "merge_user_values",
@@ -114,6 +114,16 @@ def render_release(chart, name, namespace, values=None, values_files=(), set_val
     (patterns relative to the chart, as ``helm template -s``). Raises :class:`RenderError`
     with Helm's message on any failure.
     """
+    with paused_gc():
+        return _render_release(chart, name, namespace, values, values_files, set_values, revision,
+                               is_install, is_upgrade, kube_version, api_versions, lookup,
+                               post_renderer, include_crds, show_only, subchart_notes,
+                               enable_plugins)
+
+
+def _render_release(chart, name, namespace, values, values_files, set_values, revision,
+                    is_install, is_upgrade, kube_version, api_versions, lookup, post_renderer,
+                    include_crds, show_only, subchart_notes, enable_plugins):
     from ..chart.errors import ChartError, ValuesError
     from ..chart.dependencies import process_dependencies
     from ..chart.values import Capabilities, ReleaseOptions, to_render_values

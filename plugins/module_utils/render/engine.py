@@ -6,6 +6,8 @@ parsed deepest-path first and, at equal depth, in reverse byte order (so the las
 in that same order with its chart's shared top-level object, which templates may mutate
 (``set $ "Values" ...``) for the files that run after them.
 """
+import contextlib
+import gc
 import posixpath
 import re
 import sys
@@ -151,7 +153,8 @@ class Engine(object):
 
     def render(self, chart, top):
         """Render every template of ``chart``: ``{template name: output}`` (partials omitted)."""
-        return _deep(self.render_templates, collect_templates(chart, top))
+        with paused_gc():
+            return _deep(self.render_templates, collect_templates(chart, top))
 
     def render_templates(self, templates):
         from ..gotemplate import ParseError
@@ -219,6 +222,31 @@ def _deep(fn, *args):
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
+
+
+_gc_state = {"paused": 0, "enabled": False}
+
+
+@contextlib.contextmanager
+def paused_gc():
+    """Automatic garbage collection off for the length of a render (nestable, thread-safe).
+
+    A render allocates many long-lived objects (parse trees, closures, values) and little
+    cyclic garbage; the generation-2 passes over them were half the CPU time of a cold
+    kube-prometheus-stack render. What cycles a render leaves are collected afterwards.
+    """
+    with _deep_lock:
+        if _gc_state["paused"] == 0:
+            _gc_state["enabled"] = gc.isenabled()
+            gc.disable()
+        _gc_state["paused"] += 1
+    try:
+        yield
+    finally:
+        with _deep_lock:
+            _gc_state["paused"] -= 1
+            if _gc_state["paused"] == 0 and _gc_state["enabled"]:
+                gc.enable()
 
 
 def _lookup_func(lookup):
