@@ -186,7 +186,7 @@ def _check_kube_version(chart, caps):
     constraint = chart.metadata.get("kubeVersion")
     if not constraint:
         return
-    from ..chart.semver import is_compatible_range
+    from ..semver import is_compatible_range
     version = caps.KubeVersion.String()
     if not is_compatible_range(constraint, version):
         raise RenderError("chart requires kubeVersion: %s which is incompatible with Kubernetes %s"
