@@ -17,11 +17,13 @@ description:
     and, with C(--diff), each object's C(after) is the API server's dry-run answer.
   - A second identical run reports C(changed=false) and sends no write request.
 author:
-  - helmless.core founders
+  - helmless.core founders (@helmless)
 attributes:
   check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
     support: full
   diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
     support: full
 extends_documentation_fragment:
   - helmless.core.connection
@@ -72,18 +74,18 @@ status:
   returned: when the release exists or would exist
   type: dict
   contains:
-    name: {description: Release name., type: str, returned: always}
-    namespace: {description: Release namespace., type: str, returned: always}
-    revision: {description: Revision number (a string, as helm list prints it)., type: str, returned: always}
-    status: {description: Helm status (deployed, failed, superseded, uninstalled...)., type: str, returned: always}
-    updated: {description: Time of the last deployment, as helm list prints it., type: str, returned: always}
-    chart: {description: Chart name-version., type: str, returned: always}
-    app_version: {description: Chart appVersion., type: str, returned: always}
-    description: {description: Revision description as Helm writes it., type: str, returned: always}
-    notes: {description: Rendered NOTES.txt., type: str, returned: always}
-    values: {description: User-supplied values of the revision., type: dict, returned: always}
-    release_values: {description: Same as values (kubernetes.core.helm name)., type: dict, returned: always}
-    apply_method: {description: csa or ssa (Helm 4's field)., type: str, returned: always}
+    name: {description: "Release name.", type: str, returned: always}
+    namespace: {description: "Release namespace.", type: str, returned: always}
+    revision: {description: "Revision number (a string, as helm list prints it).", type: str, returned: always}
+    status: {description: "Helm status (deployed, failed, superseded, uninstalled...).", type: str, returned: always}
+    updated: {description: "Time of the last deployment, as helm list prints it.", type: str, returned: always}
+    chart: {description: "Chart name-version.", type: str, returned: always}
+    app_version: {description: "Chart appVersion.", type: str, returned: always}
+    description: {description: "Revision description as Helm writes it.", type: str, returned: always}
+    notes: {description: "Rendered NOTES.txt.", type: str, returned: always}
+    values: {description: "User-supplied values of the revision.", type: dict, returned: always}
+    release_values: {description: "Same as values (kubernetes.core.helm name).", type: dict, returned: always}
+    apply_method: {description: "csa or ssa (Helm 4's field).", type: str, returned: always}
 plan:
   description: Per object what the run does (create, patch, apply, replace, delete, unchanged, drift, keep).
   returned: always

@@ -13,9 +13,10 @@ description:
     the revision history and drift (fields where live objects differ from the deployed revision).
   - Without I(release_name), lists the latest revision of every release in the namespace, as C(helm list).
 author:
-  - helmless.core founders
+  - helmless.core founders (@helmless)
 attributes:
   check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
     support: full
 extends_documentation_fragment:
   - helmless.core.connection
@@ -41,12 +42,12 @@ status:
   returned: when release_name is given and the release exists
   type: dict
   contains:
-    manifest: {description: The release's objects., type: list, elements: dict, returned: always}
-    hooks: {description: The hook objects., type: list, elements: dict, returned: always}
-    hook_runs: {description: Each hook's events, weight and last_run., type: list, elements: dict, returned: always}
-    history: {description: All stored revisions, oldest first., type: list, elements: dict, returned: always}
-    drift: {description: Objects whose live state differs from the deployed revision., type: list, elements: dict, returned: always}
-    notes: {description: Rendered NOTES.txt., type: str, returned: always}
+    manifest: {description: "The release's objects.", type: list, elements: dict, returned: always}
+    hooks: {description: "The hook objects.", type: list, elements: dict, returned: always}
+    hook_runs: {description: "Each hook's events, weight and last_run.", type: list, elements: dict, returned: always}
+    history: {description: "All stored revisions, oldest first.", type: list, elements: dict, returned: always}
+    drift: {description: "Objects whose live state differs from the deployed revision.", type: list, elements: dict, returned: always}
+    notes: {description: "Rendered NOTES.txt.", type: str, returned: always}
 releases:
   description: Without release_name, one status entry per release.
   returned: when release_name is not given

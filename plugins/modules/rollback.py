@@ -14,11 +14,13 @@ description:
   - Check mode plans the same change with no write; C(--diff) shows each object's before and after.
   - A revision left C(pending-*) by a process that died is recovered instead of blocking forever.
 author:
-  - helmless.core founders
+  - helmless.core founders (@helmless)
 attributes:
   check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
     support: full
   diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
     support: full
 extends_documentation_fragment:
   - helmless.core.connection

@@ -145,7 +145,7 @@ options:
     type: bool
     default: false
 author:
-  - helmless.core founders
+  - helmless.core founders (@helmless)
 """
 
 EXAMPLES = r"""
