@@ -15,7 +15,7 @@ from .files import Files
 
 __all__ = ["Values", "coalesce_values", "merge_values", "coalesce_tables", "merge_tables",
            "to_render_values", "ReleaseOptions", "Capabilities", "KubeVersion", "VersionSet",
-           "HelmVersion", "parse_kube_version", "chart_scopes", "GLOBAL_KEY"]
+           "HelmVersion", "parse_kube_version", "chart_scope", "chart_scopes", "GLOBAL_KEY"]
 
 GLOBAL_KEY = "global"
 
@@ -275,10 +275,15 @@ def to_render_values(chart, values=None, options=None, capabilities=None, warnin
         from .schema import validate_values
         validate_values(chart, coalesced)
     release = options.to_map()
-    return _scope(chart, coalesced, release, caps)
+    return chart_scope(chart, coalesced, release, caps)
 
 
-def _scope(chart, values, release, caps):
+def chart_scope(chart, values, release, caps):
+    """The top-level object of ``chart``'s templates, and (under ``Subcharts``) its subcharts'.
+
+    As Helm's ``recAllTpls``: each chart's ``Values`` is ``Values.Table(<name>)`` of its
+    parent's, and the parent's map is left as it is (see :func:`_subchart_values`).
+    """
     subcharts = {}
     # Helm executes every template with a common.Values as dot (it shows in type errors).
     scope = Values({
@@ -290,15 +295,25 @@ def _scope(chart, values, release, caps):
         "Subcharts": subcharts,
     })
     for dep in chart.dependencies:
-        table = values.get(dep.name)
-        if isinstance(table, dict):
-            if not isinstance(table, Values):
-                table = Values(table)
-                values[dep.name] = table
-        else:
-            table = Values()
-        subcharts[dep.name] = _scope(dep, table, release, caps)
+        subcharts[dep.name] = chart_scope(dep, _subchart_values(values, dep.name), release, caps)
     return scope
+
+
+def _subchart_values(parent_values, name):
+    """``Values.Table(name)``: the subchart's table as a ``Values``.
+
+    In Go the table stays a plain map inside the parent and only the subchart sees it as
+    ``common.Values``; Python cannot give one dict two types, so the subchart gets a shallow
+    copy (nested maps shared) and the parent keeps (or gets back) a plain dict, which type
+    switches such as Sprig's ``dig`` rely on.
+    """
+    table = parent_values.get(name) if isinstance(parent_values, dict) else None
+    if not isinstance(table, dict):
+        return Values()
+    if type(table) is not dict:
+        table = dict(table)
+        parent_values[name] = table
+    return Values(table)
 
 
 def chart_scopes(chart, top):

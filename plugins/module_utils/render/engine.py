@@ -59,49 +59,17 @@ def _values_type():
 def collect_templates(chart, top):
     """Helm's ``allTemplates``: ``{template name: Renderable}`` for the chart and its subcharts.
 
-    ``top`` holds ``Release``, ``Capabilities`` and the coalesced ``Values``. Each chart gets
-    one top-level object shared by all its templates, as in Helm's ``recAllTpls``.
+    ``top`` is the chart's top-level object as ``chart.values.to_render_values`` builds it:
+    one object per chart (under ``Subcharts``), shared by all that chart's templates.
     """
     templates = {}
-    _collect(chart, top, templates, _values_type())
+    _collect(chart, top, templates)
     return templates
 
 
-def _subchart_values(parent_values, name, values_type):
-    """``Values.Table(name)``: the subchart's table as a ``Values``.
-
-    In Go the table stays a plain map inside the parent and only the subchart sees it as
-    ``common.Values``; Python cannot give one dict two types, so the subchart gets a shallow
-    copy (nested maps shared) and the parent keeps (or gets back) a plain dict, which type
-    switches such as Sprig's ``dig`` rely on.
-    """
-    table = parent_values.get(name) if isinstance(parent_values, dict) else None
-    if not isinstance(table, dict):
-        return values_type()
-    if type(table) is not dict:
-        table = dict(table)
-        parent_values[name] = table
-    return values_type(table)
-
-
-def _collect(chart, parent, templates, values_type):
-    from ..chart.files import Files
-    subcharts = {}
-    if chart.is_root():
-        values = parent.get("Values")
-    else:
-        values = _subchart_values(parent.get("Values"), chart.name, values_type)
-    # Dot is a common.Values in Helm (it shows in type errors).
-    scope = values_type({
-        "Chart": chart.template_chart(),
-        "Files": Files.from_chart(chart),
-        "Release": parent.get("Release"),
-        "Capabilities": parent.get("Capabilities"),
-        "Values": values,
-        "Subcharts": subcharts,
-    })
+def _collect(chart, scope, templates):
     for child in chart.dependencies:
-        subcharts[child.name] = _collect(child, scope, templates, values_type)
+        _collect(child, scope["Subcharts"][child.name], templates)
     full_path = chart.chart_full_path()
     base_path = full_path + "/templates"
     library = chart.is_library()
@@ -109,7 +77,6 @@ def _collect(chart, parent, templates, values_type):
         if library and not posixpath.basename(name).startswith("_"):
             continue
         templates[full_path + "/" + name] = Renderable(_decode(data), scope, base_path)
-    return scope
 
 
 def sort_templates(names):
