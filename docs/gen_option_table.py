@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Generate docs/option-table.md, the kubernetes.core → helmless.core option table, from the option tables.
 
 The tables in plugins/module_utils/ansible/options.py (release, rollback, release_info, connection) and the
