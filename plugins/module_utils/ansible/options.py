@@ -122,6 +122,9 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
     "post_renderer": {"type": "raw",
                       "description": ["A post-renderer executable, or a list of post-renderers (executables, "
                                       "C(kustomize:) transformers, kustomize plugin configs) applied in order."]},
+    "enable_plugins": {"type": "bool", "default": False,
+                       "description": ["Allow kustomize exec plugins in I(post_renderer) to run (they run arbitrary "
+                                       "code; kustomize's C(--enable-alpha-plugins))."]},
     "description": {"type": "str", "description": ["Custom description of the new revision."]},
     "skip_schema_validation": {"type": "bool", "default": False,
                                "description": ["Accepted for compatibility; schema validation always runs."]},

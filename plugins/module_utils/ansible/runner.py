@@ -136,7 +136,8 @@ def _render(params, engine, client):
                 chart_ref, name=params["release_name"], namespace=params["release_namespace"], values=config,
                 revision=revision, is_install=is_install, is_upgrade=not is_install,
                 kube_version=version.get("gitVersion"), api_versions=client.discovery.api_versions(),
-                lookup=lookup_for(client), post_renderer=params.get("post_renderer"))
+                lookup=lookup_for(client), post_renderer=params.get("post_renderer"),
+                enable_plugins=params.get("enable_plugins", False))
 
         if installed and current is history[-1] and current["info"]["status"] == "deployed":
             # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
