@@ -118,10 +118,12 @@ def main():
     module = AnsibleModule(
         argument_spec=argument_spec(CONNECTION, RELEASE),
         required_if=[("release_state", "present", ["chart_ref"])],
-        mutually_exclusive=[("wait_timeout", "timeout"), ("force", "server_side"), ("force", "force_conflicts"),
-                            ("reuse_values", "reset_then_reuse_values")],
+        mutually_exclusive=[("wait_timeout", "timeout"), ("force", "server_side"), ("force", "force_conflicts")],
         supports_check_mode=True,
     )
+    # As kubernetes.core.helm: only both set to true conflict (reuse_values=false is a valid companion).
+    if module.params.get("reuse_values") and module.params.get("reset_then_reuse_values"):
+        module.fail_json(msg="reuse_values and reset_then_reuse_values cannot both be true")
     module.no_log_values.update(sensitive_values(module.params.get("kubeconfig")))
     try:
         result, warnings = run_release(module.params, module.check_mode, module._diff)

@@ -127,7 +127,10 @@ def _render(params, engine, client):
     try:
         config = merge_user_values(params.get("release_values") or {}, params.get("values_files") or (),
                                    params.get("set_values") or ())
-        if installed and (params.get("reuse_values") or params.get("reset_then_reuse_values")):
+        # Helm's precedence: reset_values wins, then reuse_values, then reset_then_reuse_values.
+        reuse = not params.get("reset_values", True) and (
+            params.get("reuse_values") or params.get("reset_then_reuse_values"))
+        if installed and reuse:
             config = _deep_merge(copy.deepcopy(current.get("config") or {}), config)
         version = client.server_version()
 
