@@ -55,7 +55,7 @@ def _carry_out(client, batch, force_conflicts, workers):
     for change, exc in results:
         if exc is not None:
             raise ExecuteError("failed to %s %s: %s" % (change.action, change.resource.label(),
-                                                         getattr(exc, "message", "") or exc)) from exc
+                                                        getattr(exc, "message", "") or exc)) from exc
 
 
 def apply_changes(client, changes, force_conflicts=False, workers=8):

@@ -90,4 +90,3 @@ def list_releases(engine, states):
         if "all" in wanted or group in wanted:
             out.append(release_status(latest[name]))
     return out
-

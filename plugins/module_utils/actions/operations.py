@@ -427,4 +427,3 @@ def content_differs(current, inp):
     wanted = {"manifest": inp.manifest, "config": inp.config, "chart": inp.chart, "hooks": inp.hooks,
               "info": {"notes": inp.notes}}
     return _record_key(current) != _record_key(wanted)
-

@@ -65,7 +65,7 @@ def parse_duration(text, default=300):
 def connect(params):
     try:
         conn = load_connection(params.get("kubeconfig"), params.get("context"), params.get("host"),
-                                 params.get("api_key"), params.get("ca_cert"), params.get("validate_certs"))
+                               params.get("api_key"), params.get("ca_cert"), params.get("validate_certs"))
     except KubeError as exc:
         raise ModuleFailure(str(exc)) from exc
     return KubeClient(conn, cache_dir=os.environ.get("HELMLESS_CACHE_DIR"))

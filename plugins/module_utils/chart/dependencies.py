@@ -53,7 +53,7 @@ def _process_enabled(chart, values, path, warn, warnings):
     kept = []
     for existing in chart.dependencies:
         if not any(existing.name == req.get("name", "") and is_compatible_range(req.get("version", ""),
-                                                                                  existing.version)
+                                                                                existing.version)
                    for req in reqs):
             kept.append(existing)
     for req in reqs:

@@ -31,6 +31,7 @@ from .errors import ValuesError
 
 HEADER = "values don't meet the specifications of the schema(s) in the following chart(s):\n"
 
+
 def validate_values(chart, values):
     """Validate coalesced ``values`` against the schemas of ``chart`` and its subcharts.
 

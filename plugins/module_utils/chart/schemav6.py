@@ -26,8 +26,6 @@ def draft_of(schema):
     return 2020
 
 
-
-
 class Unsupported(Exception):
     """The schema needs a feature this port leaves to the ``jsonschema`` package."""
 

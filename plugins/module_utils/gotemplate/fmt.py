@@ -16,6 +16,7 @@ def go_type_name(v):
     t = getattr(v.__class__, "GO_TYPE", None)
     return t if t is not None else _model_type_name(v)
 
+
 _INT_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 

@@ -4,6 +4,7 @@ Strings holding invalid UTF-8 carry those bytes as lone surrogates (``surrogatee
 """
 import math
 
+
 def _b(s):
     return s.encode("utf-8", "surrogateescape")
 

@@ -144,7 +144,6 @@ def to_json(value, escape_html=True, indent=None):
     return _RAW.sub(_html, out)
 
 
-
 def _go_replace(err):
     """Go decodes invalid UTF-8 one byte at a time, each becoming U+FFFD."""
     return "\ufffd", err.start + 1

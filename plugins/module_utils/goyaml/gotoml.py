@@ -202,7 +202,7 @@ class GoTime(GoStruct):
     def _date(self, sep):
         d = self.dt
         return "%04d-%02d-%02d%s%02d:%02d:%02d" % (0 if self.year0 else d.year, d.month, d.day, sep,
-                                                d.hour, d.minute, d.second)
+                                                   d.hour, d.minute, d.second)
 
     def _frac(self):
         us = self.dt.microsecond

@@ -40,6 +40,7 @@ _Loader.yaml_implicit_resolvers = {
 def load_yaml(text):
     return yaml.load(text, Loader=_Loader)
 
+
 _SPLIT = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
 _SOURCE = re.compile(r"^# Source: (.*)$", re.M)
 
