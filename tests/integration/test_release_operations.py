@@ -35,6 +35,8 @@ def test_a_failed_wait_marks_the_revision_failed_with_the_reason(kubeconfig, nam
     rel = engine_for(kubeconfig, namespace).history()[-1]
     assert rel["info"]["status"] == "failed"
     assert rel["info"]["description"].startswith('Release "rel" failed: timed out waiting for the condition')
+    # the reason names the object and why it is not ready, from its live status
+    assert "Deployment/web (0/1 replicas ready" in rel["info"]["description"]
 
 
 def test_atomic_install_uninstalls_on_failure(kubeconfig, namespace):

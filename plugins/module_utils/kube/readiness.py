@@ -116,21 +116,46 @@ def is_ready(client, obj):
     return True
 
 
+def not_ready_reason(obj):
+    """Why ``obj`` is not ready, in a few words a user can act on (counts, failing conditions)."""
+    if obj is None:
+        return "not found"
+    status = obj.get("status") or {}
+    spec = obj.get("spec") or {}
+    parts = []
+    if obj.get("kind") in ("Deployment", "StatefulSet", "ReplicaSet", "ReplicationController"):
+        parts.append("%d/%d replicas ready, %d updated" % (
+            status.get("readyReplicas", 0), spec.get("replicas", 1), status.get("updatedReplicas", 0)))
+    elif obj.get("kind") == "DaemonSet":
+        parts.append("%d/%d pods ready" % (status.get("numberReady", 0), status.get("desiredNumberScheduled", 0)))
+    elif status.get("phase"):
+        parts.append("phase %s" % status["phase"])
+    for cond in status.get("conditions") or []:
+        if cond.get("status") != "True":
+            detail = cond.get("message") or cond.get("reason")
+            parts.append("%s=%s%s" % (cond.get("type"), cond.get("status"), ": %s" % detail if detail else ""))
+    return "; ".join(parts) or "waiting for its status"
+
+
 def wait_ready(client, refs, timeout, interval=1.0, deadline=None):
-    """Poll ``refs`` [(apiVersion, kind, name, namespace)] until all are ready; raise WaitTimeout."""
+    """Poll ``refs`` [(apiVersion, kind, name, namespace)] until all are ready; raise WaitTimeout.
+
+    The timeout message names every object still not ready and why (its counts and conditions).
+    """
     deadline = deadline or time.monotonic() + timeout
-    pending = list(refs)
+    pending = [(ref, None) for ref in refs]
     while True:
         still = []
-        for ref in pending:
+        for ref, _last in pending:
             obj = client.get(*ref[:3], namespace=ref[3] or None)
             if obj is None or not is_ready(client, obj):
-                still.append(ref)
+                still.append((ref, obj))
         if not still:
             return
         if time.monotonic() >= deadline:
-            names = ", ".join("%s/%s" % (r[1], r[2]) for r in still[:5])
-            raise WaitTimeout("timed out waiting for the condition: resources not ready: %s" % names)
+            details = "; ".join("%s/%s (%s)" % (ref[1], ref[2], not_ready_reason(obj)) for ref, obj in still[:10])
+            more = " and %d more" % (len(still) - 10) if len(still) > 10 else ""
+            raise WaitTimeout("timed out waiting for the condition: resources not ready: %s%s" % (details, more))
         pending = still
         time.sleep(interval)
 
