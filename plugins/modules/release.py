@@ -111,7 +111,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
     CONNECTION, RELEASE, argument_spec)
-from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, sensitive_values, run_release
+from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_release, run_module
 
 
 def main():
@@ -124,14 +124,7 @@ def main():
     # As kubernetes.core.helm: only both set to true conflict (reuse_values=false is a valid companion).
     if module.params.get("reuse_values") and module.params.get("reset_then_reuse_values"):
         module.fail_json(msg="reuse_values and reset_then_reuse_values cannot both be true")
-    module.no_log_values.update(sensitive_values(module.params.get("kubeconfig")))
-    try:
-        result, warnings = run_release(module.params, module.check_mode, module._diff)
-    except ModuleFailure as exc:
-        module.fail_json(msg=str(exc), **exc.result)
-    for warning in warnings:
-        module.warn(warning)
-    module.exit_json(**result)
+    run_module(module, run_release, module.check_mode, module._diff)
 
 
 if __name__ == "__main__":

@@ -59,19 +59,12 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
     CONNECTION, RELEASE_INFO, argument_spec)
-from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, sensitive_values, run_info
+from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_info, run_module
 
 
 def main():
     module = AnsibleModule(argument_spec=argument_spec(CONNECTION, RELEASE_INFO), supports_check_mode=True)
-    module.no_log_values.update(sensitive_values(module.params.get("kubeconfig")))
-    try:
-        result, warnings = run_info(module.params)
-    except ModuleFailure as exc:
-        module.fail_json(msg=str(exc), **exc.result)
-    for warning in warnings:
-        module.warn(warning)
-    module.exit_json(**result)
+    run_module(module, run_info)
 
 
 if __name__ == "__main__":

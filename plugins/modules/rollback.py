@@ -62,7 +62,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
     CONNECTION, ROLLBACK, argument_spec)
-from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, sensitive_values, run_rollback
+from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_rollback, run_module
 
 
 def main():
@@ -71,14 +71,7 @@ def main():
         mutually_exclusive=[("wait_timeout", "timeout"), ("force", "server_side"), ("force", "force_conflicts")],
         supports_check_mode=True,
     )
-    module.no_log_values.update(sensitive_values(module.params.get("kubeconfig")))
-    try:
-        result, warnings = run_rollback(module.params, module.check_mode, module._diff)
-    except ModuleFailure as exc:
-        module.fail_json(msg=str(exc), **exc.result)
-    for warning in warnings:
-        module.warn(warning)
-    module.exit_json(**result)
+    run_module(module, run_rollback, module.check_mode, module._diff)
 
 
 if __name__ == "__main__":

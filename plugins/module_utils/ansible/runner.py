@@ -8,6 +8,7 @@ import os
 import re
 
 from ..actions.info import describe, list_releases
+from ..goyaml import merge_maps
 from ..actions.operations import OperationError, Options, ReleaseEngine, content_differs
 from ..kube.client import KubeClient
 from ..kube.config import load_connection
@@ -131,7 +132,7 @@ def _render(params, engine, client):
         reuse = not params.get("reset_values", True) and (
             params.get("reuse_values") or params.get("reset_then_reuse_values"))
         if installed and reuse:
-            config = _deep_merge(copy.deepcopy(current.get("config") or {}), config)
+            config = merge_maps(copy.deepcopy(current.get("config") or {}), config)
         version = client.server_version()
 
         def render(revision, is_install):
@@ -160,15 +161,6 @@ def _render(params, engine, client):
 
 def _was_install(release):
     return release["version"] == 1 or (release["info"].get("description") or "").startswith("Install")
-
-
-def _deep_merge(dest, src):
-    for key, value in src.items():
-        if isinstance(value, dict) and isinstance(dest.get(key), dict):
-            _deep_merge(dest[key], value)
-        else:
-            dest[key] = value
-    return dest
 
 
 def lookup_for(client):
@@ -232,3 +224,15 @@ def run_info(params):
         return {"changed": False, "releases": list_releases(engine, params.get("release_state") or [])}, []
     except (OperationError, KubeError) as exc:
         raise ModuleFailure(str(exc)) from exc
+
+
+def run_module(module, run, *args):
+    """What every module does after parsing its options: hide credentials, run, report warnings or failure."""
+    module.no_log_values.update(sensitive_values(module.params.get("kubeconfig")))
+    try:
+        result, warnings = run(module.params, *args)
+    except ModuleFailure as exc:
+        module.fail_json(msg=str(exc), **exc.result)
+    for warning in warnings:
+        module.warn(warning)
+    module.exit_json(**result)

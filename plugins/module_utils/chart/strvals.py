@@ -11,6 +11,7 @@ import json
 import os
 
 from ..gotemplate.fmt import go_quote
+from ..goyaml import merge_maps
 from ..gotemplate.values import go_type_name
 from .errors import ValuesError
 
@@ -432,14 +433,3 @@ def parse_set_file(text, dest=None, base_dir=None):
             raise ValuesError("open %s: %s" % (runes, (exc.strerror or str(exc)).lower()))
 
     return _parse(text, dest, reader=reader)
-
-
-def merge_maps(a, b):
-    """Helm CLI's ``mergeMaps``: ``b`` wins, nested maps merge."""
-    out = dict(a)
-    for key, value in b.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = merge_maps(out[key], value)
-        else:
-            out[key] = value
-    return out

@@ -6,6 +6,7 @@ schema, the engine, NOTES, the optional post-renderer, hook/manifest sorting - a
 """
 import posixpath
 
+from ..goyaml import merge_maps
 from .engine import Engine, RenderError, paused_gc
 from .manifest import Hook, ManifestError, assemble, sort_manifests, template_output
 
@@ -55,17 +56,6 @@ def _load(chart):
     return chart.copy()
 
 
-def _deep_merge(dest, src):
-    """Helm's ``mergeMaps``: maps merged recursively, everything else replaced."""
-    out = dict(dest)
-    for key, value in src.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _deep_merge(out[key], value)
-        else:
-            out[key] = value
-    return out
-
-
 def merge_user_values(values=None, values_files=(), set_values=()):
     """The user-supplied config: ``-f`` files, then ``values``, then the ``--set`` family.
 
@@ -83,9 +73,9 @@ def merge_user_values(values=None, values_files=(), set_values=()):
             loaded = goyaml.load_values(data)
         except goyaml.YAMLError as exc:
             raise RenderError("failed to parse %s: %s" % (path, exc))
-        merged = _deep_merge(merged, loaded or {})
+        merged = merge_maps(merged, loaded or {})
     if values:
-        merged = _deep_merge(merged, values)
+        merged = merge_maps(merged, values)
     groups = {kind: [] for kind in SET_ORDER}
     for item in set_values or ():
         if isinstance(item, str):
