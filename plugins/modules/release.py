@@ -105,6 +105,15 @@ api_requests:
   description: Requests sent to the API server (total, and real writes).
   returned: always
   type: dict
+progress:
+  description:
+    - Timestamped phases of the run (render, plan, record, hook, apply, wait, result); C(-v) shows them.
+    - While waiting, every 5 seconds a line names the objects still not ready and why.
+    - Also returned when the task fails, up to the failure.
+  returned: always
+  type: list
+  elements: str
+  sample: ["0.41s render: chart webapp-1.2.0: 3 object(s), 1 hook(s)", "0.52s plan: upgrade: 1 patch, 2 unchanged (chart-delta)", "0.55s record: revision 2 pending-upgrade", "3.10s wait: all ready after 2.5s", "3.14s result: revision 2 deployed"]
 """
 
 from ansible.module_utils.basic import AnsibleModule

@@ -4,9 +4,11 @@ import os
 import subprocess
 import sys
 
+import pytest
 import yaml
 
-from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_info, run_release, run_rollback
+from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import (
+    ModuleFailure, run_info, run_release, run_rollback)
 
 from test_release_support import client_for, module_params, write_chart
 
@@ -96,3 +98,15 @@ def test_release_info_describes_history_objects_notes_and_drift(tmp_path, kubeco
     back, _ = run_rollback(module_params("rollback", name="web", namespace=namespace, kubeconfig=kubeconfig))
     assert back["changed"] and back["status"]["revision"] == "3"
     assert back["status"]["description"] == "Rollback to 1"
+
+
+def test_values_the_schema_rejects_fail_unless_schema_validation_is_skipped(tmp_path, kubeconfig, namespace):
+    chart = _chart(tmp_path)
+    (tmp_path / "demo" / "values.schema.json").write_text('{"properties": {"message": {"maxLength": 5}}}')
+    base = dict(name="web", namespace=namespace, chart_ref=chart, kubeconfig=kubeconfig, values={"message": "too long"})
+    with pytest.raises(ModuleFailure, match="message"):
+        run_release(module_params(**base))
+    assert client_for(kubeconfig).get("v1", "ConfigMap", "web-cm", namespace) is None
+    result, warnings = run_release(module_params(skip_schema_validation=True, **base))
+    assert result["status"]["status"] == "deployed" and not warnings
+    assert client_for(kubeconfig).get("v1", "ConfigMap", "web-cm", namespace)["data"] == {"message": "too long"}

@@ -4,6 +4,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ..kube.errors import ApiError, KubeError
 from ..kube.readiness import is_ready, wait_deleted, wait_ready
+from .progress import label, quiet
 
 
 class ExecuteError(Exception):
@@ -58,31 +59,47 @@ def _carry_out(client, batch, force_conflicts, workers):
                                                         getattr(exc, "message", "") or exc)) from exc
 
 
-def apply_changes(client, changes, force_conflicts=False, workers=8):
+def _names(items, limit=10):
+    more = " and %d more" % (len(items) - limit) if len(items) > limit else ""
+    return ", ".join(items[:limit]) + more
+
+
+def apply_changes(client, changes, force_conflicts=False, workers=8, progress=quiet):
     """Creates/updates in plan order, then deletions; objects of one kind go in parallel."""
     writes = [c for c in changes if c.action in ("create", "patch", "apply", "replace")]
     deletes = [c for c in changes if c.action == "delete"]
-    for batch in _batches(writes):
+    for batch in list(_batches(writes)) + list(_batches(deletes)):
         _carry_out(client, batch, force_conflicts, workers)
-    for batch in _batches(deletes):
-        _carry_out(client, batch, force_conflicts, workers)
+        progress("apply", _names(["%s %s" % (c.action, label(ref)) for c, ref in zip(batch, refs(batch, None))]))
     return writes + deletes
 
 
 def refs(changes, actions=("create", "patch", "apply", "replace", "unchanged")):
+    """(apiVersion, kind, name, namespace) of the changes with one of ``actions`` (None: all)."""
     return [(c.resource.api_version, c.resource.kind, c.resource.name, c.namespace) for c in changes
-            if c.action in actions]
+            if actions is None or c.action in actions]
 
 
-def wait_for(client, changes, timeout):
-    wait_ready(client, refs(changes), timeout)
+def wait_for(client, changes, timeout, progress=quiet):
+    """Wait until every created or kept object is ready; report what is still not ready as it goes."""
+    targets = refs(changes)
+    progress("wait", "%d object(s), timeout %gs" % (len(targets), timeout))
+    start = time.monotonic()
+
+    def report(still):
+        progress("wait", "%d not ready after %.0fs: %s" % (len(still), time.monotonic() - start, _names(
+            ["%s (%s)" % (label(ref), reason) for ref, reason in still])))
+    wait_ready(client, targets, timeout, report=report)
+    progress("wait", "all ready after %.1fs" % (time.monotonic() - start))
 
 
-def wait_gone(client, changes, timeout):
-    wait_deleted(client, refs(changes, ("delete",)), timeout)
+def wait_gone(client, changes, timeout, progress=quiet):
+    targets = refs(changes, ("delete",))
+    progress("wait", "for %d deletion(s), timeout %gs" % (len(targets), timeout))
+    wait_deleted(client, targets, timeout)
 
 
-def install_crds(client, crd_changes, timeout=60):
+def install_crds(client, crd_changes, timeout=60, progress=quiet):
     """Create (or apply, with ``crds: upgrade``) CRDs, wait until Established, refresh discovery."""
     for change in crd_changes:
         try:
@@ -105,3 +122,4 @@ def install_crds(client, crd_changes, timeout=60):
             time.sleep(0.2)
     if crd_changes:
         client.discovery.invalidate()
+        progress("crds", "established: %s" % _names([c.resource.name for c in crd_changes]))

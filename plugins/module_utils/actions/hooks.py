@@ -5,6 +5,7 @@ from ..kube.errors import ApiError, KubeError
 from ..kube.readiness import job_state, pod_state, wait_deleted
 from ..plan.manifest import INSTALL_ORDER, load_yaml
 from ..release.model import now
+from .progress import quiet
 
 
 class HookError(Exception):
@@ -30,12 +31,13 @@ def _ref(hook, namespace):
 
 
 class HookRunner:
-    def __init__(self, client, namespace, record, timeout):
+    def __init__(self, client, namespace, record, timeout, progress=quiet):
         """``record(release)`` persists the release (so ``last_run`` and status survive a crash)."""
         self.client = client
         self.namespace = namespace
         self.record = record
         self.timeout = timeout
+        self.progress = progress
 
     def _namespace_for(self, api_version, kind, ns):
         try:
@@ -82,10 +84,14 @@ class HookRunner:
             ns = self._namespace_for(ref[0], ref[1], ref[3])
             if ns:
                 obj["metadata"]["namespace"] = ns
+            what = "%s %s/%s (weight %s)" % (event, ref[1], ref[2], hook.get("weight") or 0)
+            started = time.monotonic()
             try:
                 self.client.create(obj, ns)
-                self._wait(obj, (ref[0], ref[1], ref[2], ns), time.monotonic() + self.timeout)
+                self.progress("hook", "%s created" % what)
+                self._wait(obj, (ref[0], ref[1], ref[2], ns), started + self.timeout)
             except (ApiError, KubeError, HookError) as exc:
+                self.progress("hook", "%s failed: %s" % (what, exc))
                 hook["last_run"] = dict(hook["last_run"], completed_at=now(), phase="Failed")
                 self.record(release)
                 if "hook-failed" in hook["delete_policies"]:
@@ -95,6 +101,7 @@ class HookRunner:
                         self._delete(prev, wait=False)
                 raise HookError("warning: Hook %s %s failed: %s" % (event, hook.get("path", ""), exc)) from exc
             hook["last_run"] = dict(hook["last_run"], completed_at=now(), phase="Succeeded")
+            self.progress("hook", "%s succeeded after %.1fs" % (what, time.monotonic() - started))
             done.append(hook)
         for hook in reversed(done):
             if "hook-succeeded" in hook["delete_policies"]:

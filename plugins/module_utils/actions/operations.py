@@ -14,6 +14,7 @@ from ..release.model import PENDING, now, release_record, set_status, sorted_map
 from ..release.storage import Storage, StorageError
 from .executor import ExecuteError, apply_changes, install_crds, wait_for, wait_gone
 from .hooks import HookError, HookRunner, hooks_for
+from .progress import plan_summary, quiet
 from .report import Outcome
 
 STALE_PENDING_SECONDS = 300
@@ -47,6 +48,7 @@ class Options:
         self.description = None
         self.purge = True
         self.lease_duration = 15
+        self.progress = quiet  # progress(phase, message): see progress.Progress
         for key, value in kwargs.items():
             if not hasattr(self, key):
                 raise TypeError("unknown option %s" % key)
@@ -141,12 +143,16 @@ class ReleaseEngine:
         outcome.plan(plan, hooks=[] if opts.disable_hook or not changed else
                      [h["name"] for e in ("pre-", "post-") for h in hooks_for({"hooks": inp.hooks}, e + event)])
         outcome.changed = changed
+        opts.progress("plan", "%s: %s (%s)" % (event, plan_summary(plan.changes, plan.crds, plan.namespace_create),
+                                                opts.strategy))
         if not changed:
+            opts.progress("result", "no change: revision %d stays %s" % (current["version"], current["info"]["status"]))
             outcome.release = current
             return outcome
         if opts.check_mode:
             outcome.release = self._new_record(inp, version, current, install, opts, "pending-" + event)
             set_status(outcome.release, "deployed", "Install complete" if install else "Upgrade complete")
+            opts.progress("result", "check mode: revision %d would be deployed; nothing was written" % version)
             return outcome
         if plan.namespace_create:
             try:
@@ -154,6 +160,7 @@ class ReleaseEngine:
             except ApiError as exc:
                 if not exc.already_exists:
                     raise OperationError("create namespace %s: %s" % (self.namespace, exc.message)) from exc
+            opts.progress("apply", "create Namespace/%s" % self.namespace)
         lease = self._lease(opts)
         try:
             if recover:
@@ -201,18 +208,19 @@ class ReleaseEngine:
         event = "install" if install else "upgrade"
         rel = self._new_record(inp, version, current, install, opts, "pending-" + event)
         try:
-            install_crds(self.client, plan.crds)
+            install_crds(self.client, plan.crds, progress=opts.progress)
             self.storage.create(rel, 0 if install else opts.history_max)
         except (ExecuteError, StorageError, KubeError) as exc:
             raise OperationError(str(exc), outcome) from exc
+        opts.progress("record", "revision %d %s" % (version, rel["info"]["status"]))
         outcome.release = rel
-        runner = HookRunner(self.client, self.namespace, self.storage.update, opts.timeout)
+        runner = HookRunner(self.client, self.namespace, self.storage.update, opts.timeout, opts.progress)
         try:
             if not opts.disable_hook:
                 runner.run(rel, "pre-" + event)
-            apply_changes(self.client, plan.changes, opts.force_conflicts)
+            apply_changes(self.client, plan.changes, opts.force_conflicts, progress=opts.progress)
             if opts.wait or opts.atomic:
-                wait_for(self.client, plan.changes, opts.timeout)
+                wait_for(self.client, plan.changes, opts.timeout, opts.progress)
             if not opts.disable_hook:
                 runner.run(rel, "post-" + event)
         except (HookError, ExecuteError, KubeError, ApiError) as exc:
@@ -226,6 +234,7 @@ class ReleaseEngine:
                 self.storage.update(old)
         set_status(rel, "deployed", opts.description or ("Install complete" if install else "Upgrade complete"))
         self.storage.update(rel)
+        opts.progress("result", "revision %d deployed" % version)
         return outcome
 
     def _fail(self, rel, exc, opts, outcome, install, current):
@@ -233,12 +242,17 @@ class ReleaseEngine:
         what = 'Release "%s" failed' % self.name if install else 'Upgrade "%s" failed' % self.name
         set_status(rel, "failed", "%s: %s" % (what, message))
         self.storage.update(rel)
+        opts.progress("result", "revision %d failed: %s" % (rel["version"], message))
         if opts.atomic and install:
-            self._uninstall_records(Options(purge=True, timeout=opts.timeout, disable_hook=True), rel)
+            opts.progress("atomic", "uninstalling the failed install")
+            self._uninstall_records(Options(purge=True, timeout=opts.timeout, disable_hook=True,
+                                            progress=opts.progress), rel)
             raise OperationError("release %s failed, and has been uninstalled due to atomic being set: %s"
                                  % (self.name, message), outcome)
         if opts.atomic and current is not None:
-            back = Options(strategy=opts.strategy, timeout=opts.timeout, wait=True, history_max=opts.history_max)
+            opts.progress("atomic", "rolling back to revision %d" % current["version"])
+            back = Options(strategy=opts.strategy, timeout=opts.timeout, wait=True, history_max=opts.history_max,
+                           progress=opts.progress)
             self._rollback_locked(current["version"], back, Outcome("rollback", False))
             raise OperationError("release %s failed, and has been rolled back due to atomic being set: %s"
                                  % (self.name, message), outcome)
@@ -269,7 +283,9 @@ class ReleaseEngine:
                      [h["name"] for e in ("pre-delete", "post-delete") for h in hooks_for(last, e)])
         outcome.changed = True
         outcome.release = last
+        opts.progress("plan", "uninstall: %s" % plan_summary(plan.changes))
         if opts.check_mode:
+            opts.progress("result", "check mode: release would be uninstalled; nothing was written")
             return outcome
         lease = self._lease(opts)
         try:
@@ -284,13 +300,13 @@ class ReleaseEngine:
         last["info"]["deleted"] = now()
         set_status(last, "uninstalling", "Deletion in progress (or silently failed)")
         self.storage.update(last)
-        runner = HookRunner(self.client, self.namespace, self.storage.update, opts.timeout)
+        runner = HookRunner(self.client, self.namespace, self.storage.update, opts.timeout, opts.progress)
         try:
             if not opts.disable_hook:
                 runner.run(last, "pre-delete")
-            apply_changes(self.client, plan.changes)
+            apply_changes(self.client, plan.changes, progress=opts.progress)
             if opts.wait:
-                wait_gone(self.client, plan.changes, opts.timeout)
+                wait_gone(self.client, plan.changes, opts.timeout, opts.progress)
             if not opts.disable_hook:
                 runner.run(last, "post-delete")
         except (HookError, ExecuteError, KubeError) as exc:
@@ -300,6 +316,7 @@ class ReleaseEngine:
         if opts.purge:
             for rel in self.storage.history(self.name, refresh=True):
                 self.storage.delete(self.name, rel["version"])
+            opts.progress("result", "uninstalled; history deleted")
             return
         for rel in self.storage.history(self.name, refresh=True):
             if rel["version"] != last["version"] and rel["info"]["status"] == "deployed":
@@ -307,6 +324,7 @@ class ReleaseEngine:
                 self.storage.update(rel)
         set_status(last, "uninstalled", "Uninstallation complete")
         self.storage.update(last)
+        opts.progress("result", "uninstalled; history kept")
 
     # ---- rollback -----------------------------------------------------------------------------
     def rollback(self, revision, opts):
@@ -325,11 +343,15 @@ class ReleaseEngine:
         plan, changed = self._plan_rollback(last, target, opts, outcome, recover)
         outcome.changed = changed
         if not changed:
+            opts.progress("result", "no change: revision %d already matches revision %d" % (last["version"],
+                                                                                            target_version))
             outcome.release = last
             return outcome
         if opts.check_mode:
             outcome.release = self._rollback_record(last, target, opts)
             set_status(outcome.release, "deployed", "Rollback to %d" % target_version)
+            opts.progress("result", "check mode: revision %d would roll back to %d; nothing was written"
+                          % (last["version"] + 1, target_version))
             return outcome
         lease = self._lease(opts)
         try:
@@ -353,6 +375,8 @@ class ReleaseEngine:
             raise OperationError(str(exc), outcome) from exc
         outcome.plan(plan, hooks=[] if opts.disable_hook else
                      [h["name"] for e in ("pre-rollback", "post-rollback") for h in hooks_for(target, e)])
+        opts.progress("plan", "rollback to %d: %s (%s)" % (target["version"], plan_summary(plan.changes),
+                                                         opts.strategy))
         same = (last["info"]["status"] == "deployed" and _record_key(last) == _record_key(target))
         return plan, recover or plan.changed or not same
 
@@ -380,13 +404,14 @@ class ReleaseEngine:
         except StorageError as exc:
             raise OperationError(str(exc), outcome) from exc
         outcome.release = rel
-        runner = HookRunner(self.client, self.namespace, self.storage.update, opts.timeout)
+        opts.progress("record", "revision %d pending-rollback" % rel["version"])
+        runner = HookRunner(self.client, self.namespace, self.storage.update, opts.timeout, opts.progress)
         try:
             if not opts.disable_hook:
                 runner.run(rel, "pre-rollback")
-            apply_changes(self.client, plan.changes, opts.force_conflicts)
+            apply_changes(self.client, plan.changes, opts.force_conflicts, progress=opts.progress)
             if opts.wait:
-                wait_for(self.client, plan.changes, opts.timeout)
+                wait_for(self.client, plan.changes, opts.timeout, opts.progress)
             if not opts.disable_hook:
                 runner.run(rel, "post-rollback")
         except (HookError, ExecuteError, KubeError) as exc:
@@ -395,6 +420,7 @@ class ReleaseEngine:
                 self.storage.update(last)
             set_status(rel, "failed", 'Rollback "%s" failed: %s' % (self.name, exc))
             self.storage.update(rel)
+            opts.progress("result", "revision %d failed: %s" % (rel["version"], exc))
             raise OperationError('Rollback "%s" failed: %s' % (self.name, exc), outcome) from exc
         for old in self.storage.history(self.name, refresh=True):
             if old["version"] != rel["version"] and old["info"]["status"] == "deployed":
@@ -402,6 +428,7 @@ class ReleaseEngine:
                 self.storage.update(old)
         set_status(rel, "deployed", "Rollback to %d" % target["version"])
         self.storage.update(rel)
+        opts.progress("result", "revision %d deployed (rollback to %d)" % (rel["version"], target["version"]))
         return outcome
 
 

@@ -129,7 +129,8 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
                                        "code; kustomize's C(--enable-alpha-plugins))."]},
     "description": {"type": "str", "description": ["Custom description of the new revision."]},
     "skip_schema_validation": {"type": "bool", "default": False,
-                               "description": ["Accepted for compatibility; schema validation always runs."]},
+                               "description": ["Do not validate the values against the charts' C(values.schema.json) "
+                                               "(Helm's C(--skip-schema-validation))."]},
     "replace": {"type": "bool", "default": False,
                 "description": ["Accepted for compatibility: an uninstalled release name is always reusable."]},
     "dependency_update": {"type": "bool", "default": False, "aliases": ["dep_up"],
@@ -161,7 +162,7 @@ RELEASE_INFO = {
 }
 
 IGNORED = ("binary_path", "update_repo_cache", "dependency_update", "insecure_skip_tls_verify", "plain_http",
-           "skip_schema_validation", "replace")
+           "replace")
 
 
 def argument_spec(*tables):

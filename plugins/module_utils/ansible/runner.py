@@ -10,6 +10,7 @@ import re
 from ..actions.info import describe, list_releases
 from ..goyaml import merge_maps
 from ..actions.operations import OperationError, Options, ReleaseEngine, content_differs
+from ..actions.progress import Progress
 from ..kube.client import KubeClient
 from ..kube.config import load_connection
 from ..kube.errors import KubeError
@@ -89,30 +90,31 @@ def _strategy(params, default="chart-delta"):
     return params.get("apply_strategy") or default
 
 
-def _options(params, check_mode, **extra):
+def _options(params, check_mode, progress, **extra):
     timeout = parse_duration(params.get("timeout") or params.get("wait_timeout"))
     return Options(check_mode=check_mode, strategy=extra.pop("strategy"), take_ownership=params.get("take_ownership", False),
                    force=params.get("force", False), force_conflicts=params.get("force_conflicts", False),
                    wait=params.get("wait", False), timeout=timeout, atomic=params.get("atomic", False),
                    history_max=params.get("history_max") if params.get("history_max") is not None else 10,
-                   disable_hook=params.get("disable_hook", False), **extra)
+                   disable_hook=params.get("disable_hook", False), progress=progress, **extra)
 
 
-def _result(outcome, params, diff, client, warnings):
+def _result(outcome, params, diff, client, warnings, progress):
     result = outcome.result(diff=diff, show_secrets=params.get("show_secrets", False))
     result["api_requests"] = {"total": client.count(), "writes": client.count(writes_only=True, include_dry_run=False)}
+    result["progress"] = progress.lines
     return result, warnings
 
 
-def _fail(exc, params, diff, client, warnings):
-    partial = {}
+def _fail(exc, params, diff, client, warnings, progress):
+    partial = {"progress": progress.lines}
     if getattr(exc, "outcome", None) is not None:
-        partial, _ = _result(exc.outcome, params, diff, client, warnings)
+        partial, _ = _result(exc.outcome, params, diff, client, warnings, progress)
         partial["changed"] = not exc.outcome.check_mode and exc.outcome.release is not None
     return ModuleFailure(str(exc), partial)
 
 
-def _render(params, engine, client):
+def _render(params, engine, client, progress):
     """Render the chart with the cluster's capabilities and lookup; returns a ReleaseInput."""
     from ..actions.inputs import from_render
     from ..render import RenderError, merge_user_values, render_release
@@ -141,22 +143,32 @@ def _render(params, engine, client):
                 revision=revision, is_install=is_install, is_upgrade=not is_install,
                 kube_version=version.get("gitVersion"), api_versions=client.discovery.api_versions(),
                 lookup=lookup_for(client), post_renderer=params.get("post_renderer"),
-                enable_plugins=params.get("enable_plugins", False))
+                enable_plugins=params.get("enable_plugins", False),
+                skip_schema_validation=params.get("skip_schema_validation", False))
 
         if installed and current is history[-1] and current["info"]["status"] == "deployed":
             # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
             # then) so charts that print their revision stay idempotent; only a real change renders anew.
             again = render(current["version"], _was_install(current))
             if not content_differs(current, from_render(again)):
+                progress("render", "%s: same content as revision %d" % (_rendered(again), current["version"]))
                 return from_render(again)
         result = render((history[-1]["version"] + 1) if history else 1, not installed)
     except RenderError as exc:
-        raise ModuleFailure(str(exc)) from exc
+        progress("render", "failed: %s" % exc)
+        raise ModuleFailure(str(exc), {"progress": progress.lines}) from exc
+    progress("render", _rendered(result))
     want = params.get("chart_version")
     have = result.chart.metadata.get("version")
     if want and want != have:
         raise ModuleFailure("chart_version %s requested but %s has version %s" % (want, chart_ref, have))
     return from_render(result)
+
+
+def _rendered(result):
+    meta = result.chart.metadata
+    return "chart %s-%s: %d object(s), %d hook(s)%s" % (
+        meta.get("name"), meta.get("version"), len(result.resources), len(result.hooks), ", %d CRD file(s)" % len(result.crds) if result.crds else "")
 
 
 def _was_install(release):
@@ -177,6 +189,7 @@ def lookup_for(client):
 
 
 def run_release(params, check_mode=False, diff=False):
+    progress = Progress()
     warnings = _warnings(params)
     _validate_name(params["release_name"])
     client = connect(params)
@@ -184,29 +197,31 @@ def run_release(params, check_mode=False, diff=False):
                            params.get("storage_driver") or "secret")
     try:
         if params.get("release_state", "present") == "absent":
-            opts = _options(params, check_mode, strategy="chart-delta", purge=params.get("purge", True))
-            return _result(engine.absent(opts), params, diff, client, warnings)
-        inp = _render(params, engine, client)
+            opts = _options(params, check_mode, progress, strategy="chart-delta", purge=params.get("purge", True))
+            return _result(engine.absent(opts), params, diff, client, warnings, progress)
+        inp = _render(params, engine, client, progress)
         crds = params.get("crds") or "install"
-        opts = _options(params, check_mode, strategy=_strategy(params),
+        opts = _options(params, check_mode, progress, strategy=_strategy(params),
                         create_namespace=params.get("create_namespace", False),
                         skip_crds=params.get("skip_crds", False) or crds == "skip", upgrade_crds=crds == "upgrade",
                         description=params.get("description"))
-        return _result(engine.present(inp, opts), params, diff, client, warnings)
+        return _result(engine.present(inp, opts), params, diff, client, warnings, progress)
     except (OperationError, KubeError) as exc:
-        raise _fail(exc, params, diff, client, warnings) from exc
+        raise _fail(exc, params, diff, client, warnings, progress) from exc
 
 
 def run_rollback(params, check_mode=False, diff=False):
+    progress = Progress()
     warnings = _warnings(params)
     client = connect(params)
     engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
                            params.get("storage_driver") or "secret")
     try:
-        opts = _options(params, check_mode, strategy=_strategy(params, default="auto"))
-        return _result(engine.rollback(params.get("revision") or 0, opts), params, diff, client, warnings)
+        opts = _options(params, check_mode, progress, strategy=_strategy(params, default="auto"))
+        return _result(engine.rollback(params.get("revision") or 0, opts), params, diff, client, warnings,
+                       progress)
     except (OperationError, KubeError) as exc:
-        raise _fail(exc, params, diff, client, warnings) from exc
+        raise _fail(exc, params, diff, client, warnings, progress) from exc
 
 
 def run_info(params):

@@ -137,26 +137,33 @@ def not_ready_reason(obj):
     return "; ".join(parts) or "waiting for its status"
 
 
-def wait_ready(client, refs, timeout, interval=1.0, deadline=None):
+def wait_ready(client, refs, timeout, interval=1.0, deadline=None, report=None, report_every=5.0):
     """Poll ``refs`` [(apiVersion, kind, name, namespace)] until all are ready; raise WaitTimeout.
 
     The timeout message names every object still not ready and why (its counts and conditions).
+    ``report(still)`` is called every ``report_every`` seconds with the [(ref, reason)] not ready yet.
     """
-    deadline = deadline or time.monotonic() + timeout
-    pending = [(ref, None) for ref in refs]
+    now = time.monotonic()
+    deadline = deadline or now + timeout
+    next_report = now + report_every
+    pending = list(refs)
     while True:
         still = []
-        for ref, _last in pending:
+        for ref in pending:
             obj = client.get(*ref[:3], namespace=ref[3] or None)
             if obj is None or not is_ready(client, obj):
                 still.append((ref, obj))
         if not still:
             return
-        if time.monotonic() >= deadline:
+        now = time.monotonic()
+        if now >= deadline:
             details = "; ".join("%s/%s (%s)" % (ref[1], ref[2], not_ready_reason(obj)) for ref, obj in still[:10])
             more = " and %d more" % (len(still) - 10) if len(still) > 10 else ""
             raise WaitTimeout("timed out waiting for the condition: resources not ready: %s%s" % (details, more))
-        pending = still
+        if report is not None and now >= next_report:
+            report([(ref, not_ready_reason(obj)) for ref, obj in still])
+            next_report = now + report_every
+        pending = [ref for ref, _obj in still]
         time.sleep(interval)
 
 

@@ -97,7 +97,7 @@ def merge_user_values(values=None, values_files=(), set_values=()):
 def render_release(chart, name, namespace, values=None, values_files=(), set_values=(),
                    revision=1, is_install=True, is_upgrade=False, kube_version=None,
                    api_versions=None, lookup=None, post_renderer=None, include_crds=False,
-                   show_only=None, subchart_notes=False, enable_plugins=False):
+                   show_only=None, subchart_notes=False, enable_plugins=False, skip_schema_validation=False):
     """Render ``chart`` (a path or a loaded Chart) as release ``name`` in ``namespace``.
 
     ``show_only`` keeps only the matching templates in ``rendered``/``manifest``/``hooks``
@@ -108,12 +108,12 @@ def render_release(chart, name, namespace, values=None, values_files=(), set_val
         return _render_release(chart, name, namespace, values, values_files, set_values, revision,
                                is_install, is_upgrade, kube_version, api_versions, lookup,
                                post_renderer, include_crds, show_only, subchart_notes,
-                               enable_plugins)
+                               enable_plugins, skip_schema_validation)
 
 
 def _render_release(chart, name, namespace, values, values_files, set_values, revision,
                     is_install, is_upgrade, kube_version, api_versions, lookup, post_renderer,
-                    include_crds, show_only, subchart_notes, enable_plugins):
+                    include_crds, show_only, subchart_notes, enable_plugins, skip_schema_validation):
     from ..chart.errors import ChartError, ValuesError
     from ..chart.dependencies import process_dependencies
     from ..chart.values import Capabilities, ReleaseOptions, to_render_values
@@ -126,7 +126,7 @@ def _render_release(chart, name, namespace, values, values_files, set_values, re
         process_dependencies(chart, config, warnings)
         options = ReleaseOptions(name=name, namespace=namespace, revision=revision,
                                  is_install=is_install, is_upgrade=is_upgrade)
-        top = to_render_values(chart, config, options, caps, warnings)
+        top = to_render_values(chart, config, options, caps, warnings, validate=not skip_schema_validation)
         _check_kube_version(chart, caps)
         rendered = Engine(lookup=lookup).render(chart, top)
     except ValuesError as exc:

@@ -68,3 +68,21 @@ def test_values_that_replace_a_table_with_a_scalar_are_reported_as_helm_logs_the
         handle.write("outer:\n  table:\n    k: v\n")
     result = render_release(chart, name="r", namespace="ns", values={"outer": {"table": "scalar"}})
     assert result.warnings == ["warning: cannot overwrite table with non table for app.outer.table (map[k:v])"]
+
+
+def test_skip_schema_validation_renders_what_helm_renders_for_the_chart_without_its_schema(chart, tmp_path):
+    import os
+    import shutil
+
+    from helm_python import Chart
+
+    with open(os.path.join(chart, "values.schema.json"), "w") as fh:
+        fh.write('{"type": "object", "properties": {"a": {"type": "integer"}}}')
+    with pytest.raises(RenderError, match="at '/a': got string, want integer"):
+        render_release(chart, name="r", namespace="ns", values={"a": "text"})
+    result = render_release(chart, name="r", namespace="ns", values={"a": "text"}, skip_schema_validation=True)
+    bare = str(tmp_path / "bare")
+    shutil.copytree(chart, bare)
+    os.remove(os.path.join(bare, "values.schema.json"))
+    expected = Chart.load(bare).render({"a": "text"}, name="r", namespace="ns")
+    assert result.rendered["app/templates/cm.yaml"] == expected["app/templates/cm.yaml"]
