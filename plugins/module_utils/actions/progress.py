@@ -2,28 +2,20 @@
 
 A module cannot stream to the controller, so the lines travel in the task result as ``progress``:
 ``ansible-playbook -v`` prints them, a failed task carries those recorded up to the failure, and AWX keeps
-them in the job event. ``sink`` also receives each line as it happens (e.g. a log).
+them in the job event.
 """
 import time
 
-WAIT_REPORT_EVERY = 5.0  # seconds between "still not ready" lines while waiting
-
 
 class Progress:
-    def __init__(self, sink=None, clock=time.monotonic):
-        self._clock = clock
-        self._start = clock()
-        self._sink = sink
+    """Collects ``progress(phase, message)`` calls as lines stamped with the seconds since the start."""
+
+    def __init__(self):
+        self._start = time.monotonic()
         self.lines = []
 
-    def elapsed(self):
-        return self._clock() - self._start
-
     def __call__(self, phase, message):
-        line = "%.2fs %s: %s" % (self.elapsed(), phase, message)
-        self.lines.append(line)
-        if self._sink is not None:
-            self._sink(line)
+        self.lines.append("%.2fs %s: %s" % (time.monotonic() - self._start, phase, message))
 
 
 def quiet(phase, message):
