@@ -16,6 +16,7 @@ EXPECTED = {
     "The second run changed nothing": False,
     "Preview an upgrade (check mode with diff; no write)": True,
     "Upgrade for real": True,
+    "Show how the upgrade went, phase by phase (ansible-playbook -v prints this with every release task)": False,
     "The preview predicted the real run": False,
     "Roll back to the first revision": True,
     "Read the release history": False,
@@ -67,6 +68,13 @@ def test_ansible_runner_reports_every_demo_task_ok_with_the_expected_changed_fla
     ok = {e["event_data"]["task"]: e["event_data"]["res"].get("changed", False)
           for e in events if e["event"] == "runner_on_ok"}
     assert ok == EXPECTED
+    # AWX's job event for the upgrade carries its progress: every phase, the pre-upgrade hook Job included
+    upgrade = [e for e in events if e["event"] == "runner_on_ok" and e["event_data"]["task"] == "Upgrade for real"]
+    progress = upgrade[0]["event_data"]["res"]["progress"]
+    phases = [line.split()[1].rstrip(":") for line in progress]
+    assert phases[:3] == ["render", "plan", "record"] and phases[-1] == "result", progress
+    assert {"hook", "apply", "wait"} <= set(phases), progress
+    assert progress[-1].endswith("result: revision 2 deployed")
     assert not [e for e in events if e["event"] in ("runner_on_failed", "runner_on_unreachable")]
     stats = [e for e in events if e["event"] == "playbook_on_stats"][0]["event_data"]
     assert stats["ok"] == {"localhost": len(EXPECTED)} and stats["changed"] == {"localhost": 5}
