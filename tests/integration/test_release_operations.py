@@ -1,4 +1,6 @@
 """wait, atomic, CRDs from crds/, the ConfigMap driver, and the per-release lease."""
+import re
+
 import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.actions.inputs import ReleaseInput
@@ -111,3 +113,48 @@ def test_namespace_scoped_rbac_is_enough(kubeconfig, namespace, limited_kubeconf
     assert not again.present(literal_input([configmap("a", {"k": "v"})]), opts()).changed
     ReleaseEngine(client_for(path), "rel", namespace).absent(opts())
     assert client_for(kubeconfig).get("v1", "ConfigMap", "a", namespace) is None
+
+
+ROLLOUT = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-web
+spec:
+  replicas: 2
+  strategy:
+    rollingUpdate: {maxSurge: "100%", maxUnavailable: 0}
+  selector:
+    matchLabels: {app: {{ .Release.Name }}}
+  template:
+    metadata:
+      labels: {app: {{ .Release.Name }}}
+    spec:
+      {{- if .Values.stuck }}
+      nodeSelector: {helmless.test/no-such-node: "true"}
+      {{- end }}
+      containers:
+        - {name: app, image: "nginx:{{ .Values.tag }}"}
+"""
+
+
+def test_a_rollout_whose_new_pods_never_get_ready_fails_the_wait_like_helms_even_with_old_pods_up(
+        tmp_path, kubeconfig, namespace, helm3):
+    """Helm waits for the Deployment's new ReplicaSet: the old one's ready pods do not count (helm 3 agrees)."""
+    from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, run_release
+
+    from test_release_support import module_params, write_chart
+
+    chart = write_chart(tmp_path, {"deploy.yaml": ROLLOUT}, values={"tag": "1", "stuck": False})
+    helm = ["--namespace", namespace, "--wait", "--timeout", "60s"]
+    helm3.run("install", "theirs", chart, *helm)
+    params = dict(name="ours", namespace=namespace, chart_ref=chart, kubeconfig=kubeconfig, wait=True)
+    run_release(module_params(**params))
+    stuck = {"tag": "2", "stuck": True}
+    failed = helm3.run("upgrade", "theirs", chart, "--set", "tag=2,stuck=true", "--namespace", namespace, "--wait",
+                       "--timeout", "8s", check=False)
+    assert failed.returncode != 0 and "context deadline exceeded" in failed.stderr, failed.stderr
+    with pytest.raises(ModuleFailure) as ours:
+        run_release(module_params(values=stuck, timeout="8s", **params))
+    assert "timed out waiting for the condition" in str(ours.value)
+    assert re.search(r"Deployment/ours-web \(2/2 replicas ready, 2 updated; new ReplicaSet ours-web-\w+ 0/2 ready",
+                     str(ours.value)), str(ours.value)

@@ -28,6 +28,40 @@ def _generation_ok(obj):
     return (obj.get("status") or {}).get("observedGeneration", 0) >= (obj.get("metadata") or {}).get("generation", 0)
 
 
+def _max_unavailable(deployment):
+    """deploymentutil.MaxUnavailable: pods that may be down during a rolling update (0 for Recreate)."""
+    spec = deployment.get("spec") or {}
+    replicas = spec.get("replicas", 1)
+    strategy = spec.get("strategy") or {}
+    if strategy.get("type", "RollingUpdate") != "RollingUpdate" or replicas == 0:
+        return 0
+    rolling = strategy.get("rollingUpdate") or {}
+    unavailable = _int_or_percent(rolling.get("maxUnavailable", "25%"), replicas, False)
+    if unavailable == 0 and _int_or_percent(rolling.get("maxSurge", "25%"), replicas, True) == 0:
+        unavailable = 1
+    return min(unavailable, replicas)
+
+
+def _without_hash(template):
+    labels = dict((template.get("metadata") or {}).get("labels") or {})
+    labels.pop("pod-template-hash", None)
+    return dict(template, metadata=dict(template.get("metadata") or {}, labels=labels))
+
+
+def new_replicaset(client, deployment):
+    """The Deployment's ReplicaSet for its current pod template (deploymentutil.GetNewReplicaSet), or None."""
+    meta = deployment.get("metadata") or {}
+    spec = deployment.get("spec") or {}
+    selector = ",".join("%s=%s" % kv for kv in sorted(((spec.get("selector") or {}).get("matchLabels") or {}).items()))
+    template = _without_hash(spec.get("template") or {})
+    owned = [rs for rs in client.list("apps/v1", "ReplicaSet", meta.get("namespace"), selector or None)
+             if any(ref.get("uid") == meta.get("uid") and ref.get("controller")
+                    for ref in (rs.get("metadata") or {}).get("ownerReferences") or [])
+             and _without_hash((rs.get("spec") or {}).get("template") or {}) == template]
+    owned.sort(key=lambda rs: (rs["metadata"].get("creationTimestamp", ""), rs["metadata"].get("name", "")))
+    return owned[0] if owned else None
+
+
 def job_state(obj):
     """'complete', 'failed' or None (still running), for hooks and wait_for_jobs."""
     if (_cond(obj, "Complete") or {}).get("status") == "True":
@@ -65,14 +99,10 @@ def is_ready(client, obj):
             return True
         if not _generation_ok(obj):
             return False
-        replicas = spec.get("replicas", 1)
-        strategy = (spec.get("strategy") or {}).get("rollingUpdate") or {}
-        max_unavailable = _int_or_percent(strategy.get("maxUnavailable", "25%"), replicas, False)
-        if (spec.get("strategy") or {}).get("type") == "Recreate":
-            max_unavailable = 0
-        # Helm counts the new ReplicaSet's ready pods; updated pods that are ready approximate it
-        new_ready = min(status.get("updatedReplicas", 0), status.get("readyReplicas", 0))
-        return new_ready >= replicas - max_unavailable
+        new = new_replicaset(client, obj)
+        if new is None or not _generation_ok(new):
+            return False
+        return (new.get("status") or {}).get("readyReplicas", 0) >= spec.get("replicas", 1) - _max_unavailable(obj)
     if kind == "StatefulSet":
         if not _generation_ok(obj):
             return False
@@ -116,7 +146,7 @@ def is_ready(client, obj):
     return True
 
 
-def not_ready_reason(obj):
+def not_ready_reason(client, obj):
     """Why ``obj`` is not ready, in a few words a user can act on (counts, failing conditions)."""
     if obj is None:
         return "not found"
@@ -126,6 +156,11 @@ def not_ready_reason(obj):
     if obj.get("kind") in ("Deployment", "StatefulSet", "ReplicaSet", "ReplicationController"):
         parts.append("%d/%d replicas ready, %d updated" % (
             status.get("readyReplicas", 0), spec.get("replicas", 1), status.get("updatedReplicas", 0)))
+    if obj.get("kind") == "Deployment" and not spec.get("paused"):
+        new = new_replicaset(client, obj)
+        parts.append("new ReplicaSet %s" % ("not created yet" if new is None else "%s %d/%d ready" % (
+            new["metadata"]["name"], (new.get("status") or {}).get("readyReplicas", 0),
+            (new.get("spec") or {}).get("replicas", 0))))
     elif obj.get("kind") == "DaemonSet":
         parts.append("%d/%d pods ready" % (status.get("numberReady", 0), status.get("desiredNumberScheduled", 0)))
     elif status.get("phase"):
@@ -157,11 +192,11 @@ def wait_ready(client, refs, timeout, interval=1.0, deadline=None, report=None, 
             return
         now = time.monotonic()
         if now >= deadline:
-            details = "; ".join("%s/%s (%s)" % (ref[1], ref[2], not_ready_reason(obj)) for ref, obj in still[:10])
+            details = "; ".join("%s/%s (%s)" % (ref[1], ref[2], not_ready_reason(client, obj)) for ref, obj in still[:10])
             more = " and %d more" % (len(still) - 10) if len(still) > 10 else ""
             raise WaitTimeout("timed out waiting for the condition: resources not ready: %s%s" % (details, more))
         if report is not None and now >= next_report:
-            report([(ref, not_ready_reason(obj)) for ref, obj in still])
+            report([(ref, not_ready_reason(client, obj)) for ref, obj in still])
             next_report = now + report_every
         pending = [ref for ref, _obj in still]
         time.sleep(interval)

@@ -2,21 +2,22 @@
 import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.kube.errors import KubeError
-from ansible_collections.helmless.core.plugins.module_utils.kube.readiness import is_ready, job_state
+from ansible_collections.helmless.core.plugins.module_utils.kube.readiness import _max_unavailable, is_ready, job_state
 
 
-def deploy(replicas=3, updated=3, ready=3, generation=2, observed=2, **spec):
-    return {"kind": "Deployment", "metadata": {"generation": generation},
-            "spec": dict({"replicas": replicas}, **spec),
-            "status": {"observedGeneration": observed, "updatedReplicas": updated, "readyReplicas": ready}}
+def rolling(replicas, surge=None, unavailable=None, kind="RollingUpdate"):
+    update = {k: v for k, v in (("maxSurge", surge), ("maxUnavailable", unavailable)) if v is not None}
+    return {"kind": "Deployment", "spec": {"replicas": replicas, "strategy": {"type": kind, "rollingUpdate": update}}}
 
 
-def test_a_deployment_is_ready_within_max_unavailable_of_its_replicas():
-    assert is_ready(None, deploy())
-    assert is_ready(None, deploy(replicas=4, ready=3))  # 25% of 4 may be unavailable
-    assert not is_ready(None, deploy(replicas=4, ready=2))
-    assert not is_ready(None, deploy(observed=1))
-    assert is_ready(None, deploy(ready=0, paused=True))
+def test_a_deployment_may_miss_max_unavailable_pods_as_deploymentutil_computes_it():
+    assert _max_unavailable(rolling(4)) == 1  # 25% rounded down
+    assert _max_unavailable(rolling(3)) == 0
+    assert _max_unavailable(rolling(10, unavailable="33%")) == 3
+    assert _max_unavailable(rolling(2, surge=0, unavailable=0)) == 1  # both zero: one may be unavailable
+    assert _max_unavailable(rolling(2, unavailable=5)) == 2  # never more than the replicas
+    assert _max_unavailable(rolling(4, kind="Recreate")) == 0
+    assert _max_unavailable(rolling(0)) == 0
 
 
 def test_a_service_needs_a_cluster_ip_and_a_load_balancer_an_ingress():
