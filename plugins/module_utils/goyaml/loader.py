@@ -10,23 +10,33 @@ import base64
 import binascii
 import re
 
-import yaml
-from yaml import events as _ev
-
 from ..gotemplate.strconv import go_quote
 from .errors import YAMLError
 from .numfmt import format_g, format_g32
 from .resolve import resolve_plain
 
-try:
-    from yaml._yaml import CParser as _CParser
-except ImportError:  # PyYAML without libyaml: same events, slower
-    _CParser = None
+# PyYAML, its parser and event classes: bound by _bind() on first use, so this module imports without
+# PyYAML (the modules then report the missing library, see ansible/requirements.py). Module globals keep
+# the event loop's class checks as cheap as before.
+_yaml = _parser_class = None
+_SCALAR = _ALIAS = _MAP_START = _SEQ_START = _MAP_END = _SEQ_END = _DOC_START = _DOC_END = _STREAM_END = None
 
-_SCALAR, _ALIAS = _ev.ScalarEvent, _ev.AliasEvent
-_MAP_START, _SEQ_START = _ev.MappingStartEvent, _ev.SequenceStartEvent
-_MAP_END, _SEQ_END = _ev.MappingEndEvent, _ev.SequenceEndEvent
-_DOC_START, _DOC_END, _STREAM_END = _ev.DocumentStartEvent, _ev.DocumentEndEvent, _ev.StreamEndEvent
+
+def _bind():
+    global _yaml, _parser_class, _SCALAR, _ALIAS, _MAP_START, _SEQ_START, _MAP_END, _SEQ_END
+    global _DOC_START, _DOC_END, _STREAM_END
+    import yaml
+    from yaml import events
+
+    try:
+        from yaml._yaml import CParser as parser_class
+    except ImportError:  # PyYAML without libyaml: same events, slower
+        parser_class = yaml.BaseLoader
+    _SCALAR, _ALIAS = events.ScalarEvent, events.AliasEvent
+    _MAP_START, _SEQ_START = events.MappingStartEvent, events.SequenceStartEvent
+    _MAP_END, _SEQ_END = events.MappingEndEvent, events.SequenceEndEvent
+    _DOC_START, _DOC_END, _STREAM_END = events.DocumentStartEvent, events.DocumentEndEvent, events.StreamEndEvent
+    _yaml, _parser_class = yaml, parser_class
 
 _T = "tag:yaml.org,2002:"
 _STR, _BINARY, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP, _MERGE = (
@@ -35,12 +45,6 @@ _RESOLVABLE = frozenset(("", _STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP))
 _NOKEY = object()
 _INF, _NINF = float("inf"), float("-inf")
 _MERGEKEY = object()
-
-
-def _parser(text):
-    if _CParser is not None:
-        return _CParser(text)
-    return yaml.BaseLoader(text)
 
 
 class _Fail(Exception):
@@ -281,14 +285,14 @@ class _Decoder(object):
 
 def _parse_error(exc):
     """Go's text for a libyaml reader/scanner/parser error (``parser.fail`` in yaml.go)."""
-    if isinstance(exc, yaml.reader.ReaderError):
+    if isinstance(exc, _yaml.reader.ReaderError):
         return YAMLError("yaml: " + (exc.reason or "invalid input"))
     problem = getattr(exc, "problem", None) or "unknown problem parsing YAML content"
     pm = getattr(exc, "problem_mark", None)
     cm = getattr(exc, "context_mark", None)
     line = 0
     if pm is not None and pm.line != 0:
-        line = pm.line + (1 if isinstance(exc, yaml.scanner.ScannerError) else 0)
+        line = pm.line + (1 if isinstance(exc, _yaml.scanner.ScannerError) else 0)
     elif cm is not None and cm.line != 0:
         line = cm.line
     if line:
@@ -326,7 +330,9 @@ def iter_documents(text):
     Raises YAMLError (Go text, without the ``error converting YAML to JSON`` prefix).
     """
     text = _text(text)
-    parser = _parser(text)
+    if _yaml is None:
+        _bind()
+    parser = _parser_class(text)
     try:
         while True:
             try:
@@ -343,7 +349,7 @@ def iter_documents(text):
                 except _Fail as fail:
                     _drain(parser)
                     raise YAMLError("yaml: " + str(fail))
-            except yaml.YAMLError as exc:
+            except _yaml.YAMLError as exc:
                 raise _parse_error(exc)
             yield value, dec.late
     finally:
