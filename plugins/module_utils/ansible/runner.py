@@ -107,7 +107,7 @@ def _result(outcome, params, diff, client, warnings):
 def _fail(exc, params, diff, client, warnings):
     partial = {}
     if getattr(exc, "outcome", None) is not None:
-        partial, _ = _result(exc.outcome, params, diff, client, warnings)
+        partial = _result(exc.outcome, params, diff, client, warnings)[0]
         partial["changed"] = not exc.outcome.check_mode and exc.outcome.release is not None
     return ModuleFailure(str(exc), partial)
 

@@ -8,6 +8,7 @@ events are turned into values here, directly in the JSON model.
 """
 import base64
 import binascii
+import math
 import re
 
 from ..gotemplate.strconv import go_quote
@@ -43,7 +44,6 @@ _STR, _BINARY, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP, _MERGE = (
     _T + n for n in ("str", "binary", "int", "float", "bool", "null", "timestamp", "merge"))
 _RESOLVABLE = frozenset(("", _STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP))
 _NOKEY = object()
-_INF, _NINF = float("inf"), float("-inf")
 _MERGEKEY = object()
 
 
@@ -156,7 +156,7 @@ class _Decoder(object):
 
     def _check(self, value):
         """json.Marshal refuses NaN and ±Inf values (keys were stringified before)."""
-        if value != value or value in (_INF, _NINF):
+        if not math.isfinite(value):
             self._late("json: unsupported value: " + format_g(value))
 
     @staticmethod
@@ -192,11 +192,11 @@ class _Decoder(object):
                 self.decode_count += 1
                 plain = ev.style == "" or ev.style is None
                 if plain and ev.tag is None and ev.value == "<<" and stack \
-                        and type(stack[-1][0]) is dict and stack[-1][3] is _NOKEY:
+                        and isinstance(stack[-1][0], dict) and stack[-1][3] is _NOKEY:
                     self.decode_count -= 1
                     stack[-1][3] = _MERGEKEY
                     continue
-                if ev.tag == _MERGE and stack and type(stack[-1][0]) is dict and stack[-1][3] is _NOKEY:
+                if ev.tag == _MERGE and stack and isinstance(stack[-1][0], dict) and stack[-1][3] is _NOKEY:
                     stack[-1][3] = _MERGEKEY
                     continue
                 if self.text is not None and ev.style == '"':
@@ -236,14 +236,14 @@ class _Decoder(object):
             else:
                 continue
             if not stack:
-                if type(value) is float:
+                if isinstance(value, float):
                     self._check(value)
                 result = value
                 continue
             top = stack[-1]
             container = top[0]
-            if type(container) is list:
-                if type(value) is float:
+            if isinstance(container, list):
+                if isinstance(value, float):
                     self._check(value)
                 container.append(value)
             elif top[3] is _NOKEY:
@@ -252,9 +252,9 @@ class _Decoder(object):
                 top[3] = _NOKEY
                 self._merge(container, value)
             else:
-                if type(value) is float:
+                if isinstance(value, float):
                     self._check(value)
-                if type(top[3]) is tuple:
+                if isinstance(top[3], tuple):
                     self._late(top[3][0] + go_sharp_v(raw))
                 else:
                     container[top[3]] = value
@@ -302,7 +302,7 @@ def _parse_error(exc):
 
 def _drain(parser):
     """Parse to the end of the current document (its syntax errors win over decode errors)."""
-    while type(parser.get_event()) is not _DOC_END:
+    while not isinstance(parser.get_event(), _DOC_END):
         pass
 
 
@@ -337,9 +337,9 @@ def iter_documents(text):
         while True:
             try:
                 ev = parser.get_event()
-                if type(ev) is _STREAM_END:
+                if isinstance(ev, _STREAM_END):
                     return
-                if type(ev) is not _DOC_START:
+                if not isinstance(ev, _DOC_START):
                     continue
                 if ev.version is not None and tuple(ev.version) != (1, 1):
                     raise _incompatible(text)
