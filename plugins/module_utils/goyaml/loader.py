@@ -39,6 +39,7 @@ def _bind():
     _DOC_START, _DOC_END, _STREAM_END = events.DocumentStartEvent, events.DocumentEndEvent, events.StreamEndEvent
     _yaml, _parser_class = yaml, parser_class
 
+
 _T = "tag:yaml.org,2002:"
 _STR, _BINARY, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP, _MERGE = (
     _T + n for n in ("str", "binary", "int", "float", "bool", "null", "timestamp", "merge"))
