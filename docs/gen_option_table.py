@@ -1,7 +1,8 @@
 """Generate docs/option-table.md, the kubernetes.core → helmless.core option table, from the option tables.
 
 The tables in plugins/module_utils/ansible/options.py (release, rollback, release_info, template, connection)
-are the single source of every option, so this table cannot drift from what the modules accept. ``--check`` exits 1 when the checked-in table is stale (scripts/test).
+are the single source of every option, so this table cannot drift from what the modules accept. ``--check``
+exits 1 when the checked-in table is stale (scripts/test).
 """
 import argparse
 import importlib.util
