@@ -118,6 +118,7 @@ progress:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.helmless.core.plugins.module_utils.ansible.libraries import require_libraries
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
     CONNECTION, RELEASE, argument_spec)
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_release, run_module
@@ -130,6 +131,7 @@ def main():
         mutually_exclusive=[("wait_timeout", "timeout"), ("force", "server_side"), ("force", "force_conflicts")],
         supports_check_mode=True,
     )
+    require_libraries(module)
     # As kubernetes.core.helm: only both set to true conflict (reuse_values=false is a valid companion).
     if module.params.get("reuse_values") and module.params.get("reset_then_reuse_values"):
         module.fail_json(msg="reuse_values and reset_then_reuse_values cannot both be true")

@@ -57,6 +57,7 @@ releases:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.helmless.core.plugins.module_utils.ansible.libraries import require_libraries
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
     CONNECTION, RELEASE_INFO, argument_spec)
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_info, run_module
@@ -64,6 +65,7 @@ from ansible_collections.helmless.core.plugins.module_utils.ansible.runner impor
 
 def main():
     module = AnsibleModule(argument_spec=argument_spec(CONNECTION, RELEASE_INFO), supports_check_mode=True)
+    require_libraries(module)
     run_module(module, run_info)
 
 

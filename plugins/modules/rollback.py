@@ -69,6 +69,7 @@ progress:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.helmless.core.plugins.module_utils.ansible.libraries import require_libraries
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
     CONNECTION, ROLLBACK, argument_spec)
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_rollback, run_module
@@ -80,6 +81,7 @@ def main():
         mutually_exclusive=[("wait_timeout", "timeout"), ("force", "server_side"), ("force", "force_conflicts")],
         supports_check_mode=True,
     )
+    require_libraries(module)
     run_module(module, run_rollback, module.check_mode, module._diff)
 
 

@@ -17,135 +17,10 @@ description:
     changed. Options that only make sense for a helm binary are accepted and ignored with a warning.
   - No cluster is contacted, so C(lookup) returns an empty map and C(.Capabilities) are Helm 4.2's
     defaults unless I(kube_version)/I(api_versions) are given.
-options:
-  chart_ref:
-    description:
-      - Path of a local chart directory or packaged chart archive (C(.tgz)).
-      - Repository and OCI references are not supported (charts are rendered offline).
-    type: path
-    required: true
-  chart_version:
-    description:
-      - Chart version expected; a local chart of another version is rendered anyway, with a warning.
-    type: str
-  chart_repo_url:
-    description:
-      - Accepted for compatibility; not supported offline (warns).
-    type: str
-  release_name:
-    description:
-      - Release name (C(.Release.Name)).
-    type: str
-    default: release-name
-    aliases: [name]
-  release_namespace:
-    description:
-      - Release namespace (C(.Release.Namespace)).
-    type: str
-    default: default
-    aliases: [namespace]
-  release_values:
-    description:
-      - Values to pass to the chart, applied after I(values_files).
-    type: dict
-    default: {}
-    aliases: [values]
-  values_files:
-    description:
-      - Value files (YAML) applied in order, before I(release_values).
-    type: list
-    elements: str
-    default: []
-  set_values:
-    description:
-      - Values as with C(--set) and friends. Helm applies them by type, in the order json, raw,
-        string, file, literal.
-    type: list
-    elements: dict
-    suboptions:
-      value:
-        description:
-          - The expression, e.g. C(image.tag=1.2).
-        type: str
-        required: true
-      value_type:
-        description:
-          - C(raw) is C(--set), C(string) C(--set-string), C(json) C(--set-json), C(file) C(--set-file),
-            C(literal) C(--set-literal).
-        type: str
-        default: raw
-        choices: [raw, string, json, file, literal]
-  include_crds:
-    description:
-      - Put the chart's and subcharts' C(crds/) files first in the output.
-    type: bool
-    default: false
-  show_only:
-    description:
-      - Only output the documents of these templates (paths relative to the chart, globs allowed),
-        like C(helm template --show-only).
-    type: list
-    elements: str
-  output_dir:
-    description:
-      - Also write each template's documents to C(<output_dir>/<template path>), like C(--output-dir).
-    type: path
-  disable_hook:
-    description:
-      - Leave hooks out of the output (C(--no-hooks)).
-    type: bool
-    default: false
-  dependency_update:
-    description:
-      - Accepted for compatibility; subcharts are used as vendored under C(charts/) (warns).
-    type: bool
-    default: false
-    aliases: [dep_up]
-  is_upgrade:
-    description:
-      - Render as an upgrade (C(.Release.IsUpgrade) true, C(.Release.IsInstall) false).
-    type: bool
-    default: false
-  kube_version:
-    description:
-      - Kubernetes version for C(.Capabilities.KubeVersion) (default v1.36.0, as Helm 4.2).
-    type: str
-  api_versions:
-    description:
-      - Extra API versions for C(.Capabilities.APIVersions), e.g. C(monitoring.coreos.com/v1).
-    type: list
-    elements: str
-  post_renderer:
-    description:
-      - Post-renderers applied in order (executables, C(kustomize:) transformers, kustomize plugin configs).
-    type: list
-    elements: raw
-  enable_plugins:
-    description:
-      - Allow kustomize exec plugins in I(post_renderer).
-    type: bool
-    default: false
-  binary_path:
-    description:
-      - Ignored (no helm binary is used).
-    type: path
-  update_repo_cache:
-    description:
-      - Ignored.
-    type: bool
-    default: false
-  insecure_registry:
-    description:
-      - Ignored.
-    type: bool
-    default: false
-  plain_http:
-    description:
-      - Ignored.
-    type: bool
-    default: false
 author:
   - helmless.core founders (@helmless)
+extends_documentation_fragment:
+  - helmless.core.template
 """
 
 EXAMPLES = r"""
@@ -214,35 +89,18 @@ files:
 
 import traceback
 
-import yaml
-
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.helmless.core.plugins.module_utils.ansible.libraries import RENDER, require_libraries
+from ansible_collections.helmless.core.plugins.module_utils.ansible.options import TEMPLATE, argument_spec
 from ansible_collections.helmless.core.plugins.module_utils.render.template import (
     TemplateError, run_template,
 )
 
-_SPEC_KEYS = ("type", "required", "default", "choices", "aliases", "elements", "no_log")
-
-
-def _spec(options):
-    """Argument spec derived from the option docs, so the two cannot drift."""
-    spec = {}
-    for name, doc in options.items():
-        entry = {key: doc[key] for key in _SPEC_KEYS if key in doc}
-        entry.setdefault("type", "str")
-        if "suboptions" in doc:
-            entry["options"] = _spec(doc["suboptions"])
-        spec[name] = entry
-    return spec
-
-
-def argument_spec():
-    return _spec(yaml.safe_load(DOCUMENTATION)["options"])
-
 
 def main():
-    module = AnsibleModule(argument_spec=argument_spec(), supports_check_mode=True)
+    module = AnsibleModule(argument_spec=argument_spec(TEMPLATE), supports_check_mode=True)
+    require_libraries(module, RENDER)
     options = dict(module.params, check_mode=module.check_mode)
     try:
         result, warnings = run_template(options)

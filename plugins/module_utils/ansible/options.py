@@ -6,8 +6,6 @@ playbook needs only its FQCN changed. ``doc_fragment()`` renders a table as the 
 """
 import copy
 
-import yaml
-
 # ``env`` becomes an env_fallback in the spec and a sentence in the docs.
 CONNECTION = {
     "kubeconfig": {
@@ -161,6 +159,65 @@ RELEASE_INFO = {
     "show_secrets": _TIMING["show_secrets"],
 }
 
+TEMPLATE = {
+    "chart_ref": {"type": "path", "required": True,
+                  "description": ["Path of a local chart directory or packaged chart archive (C(.tgz)).",
+                                  "Repository and OCI references are not supported (charts are rendered offline)."]},
+    "chart_version": {"type": "str",
+                      "description": ["Chart version expected; a local chart of another version is rendered anyway, "
+                                      "with a warning."]},
+    "chart_repo_url": {"type": "str", "description": ["Accepted for compatibility; not supported offline (warns)."]},
+    "release_name": {"type": "str", "default": "release-name", "aliases": ["name"],
+                     "description": ["Release name (C(.Release.Name))."]},
+    "release_namespace": {"type": "str", "default": "default", "aliases": ["namespace"],
+                          "description": ["Release namespace (C(.Release.Namespace))."]},
+    "release_values": {"type": "dict", "default": {}, "aliases": ["values"],
+                       "description": ["Values to pass to the chart, applied after I(values_files)."]},
+    "values_files": {"type": "list", "elements": "str", "default": [],
+                     "description": ["Value files (YAML) applied in order, before I(release_values)."]},
+    "set_values": {"type": "list", "elements": "dict",
+                   "description": ["Values as with C(--set) and friends. Helm applies them by type, in the order "
+                                   "json, raw, string, file, literal."],
+                   "options": {
+                       "value": {"type": "str", "required": True,
+                                 "description": ["The expression, e.g. C(image.tag=1.2)."]},
+                       "value_type": {"type": "str", "default": "raw",
+                                      "choices": ["raw", "string", "json", "file", "literal"],
+                                      "description": ["C(raw) is C(--set), C(string) C(--set-string), C(json) "
+                                                      "C(--set-json), C(file) C(--set-file), C(literal) "
+                                                      "C(--set-literal)."]}}},
+    "include_crds": {"type": "bool", "default": False,
+                     "description": ["Put the chart's and subcharts' C(crds/) files first in the output."]},
+    "show_only": {"type": "list", "elements": "str",
+                  "description": ["Only output the documents of these templates (paths relative to the chart, globs "
+                                  "allowed), like C(helm template --show-only)."]},
+    "output_dir": {"type": "path",
+                   "description": ["Also write each template's documents to C(<output_dir>/<template path>), like "
+                                   "C(--output-dir)."]},
+    "disable_hook": {"type": "bool", "default": False,
+                     "description": ["Leave hooks out of the output (C(--no-hooks))."]},
+    "dependency_update": {"type": "bool", "default": False, "aliases": ["dep_up"],
+                          "description": ["Accepted for compatibility; subcharts are used as vendored under "
+                                          "C(charts/) (warns)."]},
+    "is_upgrade": {"type": "bool", "default": False,
+                   "description": ["Render as an upgrade (C(.Release.IsUpgrade) true, C(.Release.IsInstall) false)."]},
+    "kube_version": {"type": "str",
+                     "description": ["Kubernetes version for C(.Capabilities.KubeVersion) (default v1.36.0, as "
+                                     "Helm 4.2)."]},
+    "api_versions": {"type": "list", "elements": "str",
+                     "description": ["Extra API versions for C(.Capabilities.APIVersions), e.g. "
+                                     "C(monitoring.coreos.com/v1)."]},
+    "post_renderer": {"type": "list", "elements": "raw",
+                      "description": ["Post-renderers applied in order (executables, C(kustomize:) transformers, "
+                                      "kustomize plugin configs)."]},
+    "enable_plugins": {"type": "bool", "default": False,
+                       "description": ["Allow kustomize exec plugins in I(post_renderer)."]},
+    "binary_path": {"type": "path", "description": ["Ignored (no helm binary is used)."]},
+    "update_repo_cache": {"type": "bool", "default": False, "description": ["Ignored."]},
+    "insecure_registry": {"type": "bool", "default": False, "description": ["Ignored."]},
+    "plain_http": {"type": "bool", "default": False, "description": ["Ignored."]},
+}
+
 IGNORED = ("binary_path", "update_repo_cache", "dependency_update", "insecure_skip_tls_verify", "plain_http",
            "replace")
 
@@ -185,7 +242,9 @@ def argument_spec(*tables):
 
 
 def doc_fragment(*tables):
-    """The ``options:`` YAML documenting the same tables (for ansible-doc via doc fragments)."""
+    """The ``options:`` YAML documenting the same tables (for ansible-doc via doc fragments, on the controller)."""
+    import yaml
+
     def convert(opt):
         doc = {"description": list(opt["description"])}
         if "env" in opt:

@@ -109,7 +109,7 @@ def _result(outcome, params, diff, client, warnings, progress):
 def _fail(exc, params, diff, client, warnings, progress):
     partial = {"progress": progress.lines}
     if getattr(exc, "outcome", None) is not None:
-        partial, _ = _result(exc.outcome, params, diff, client, warnings, progress)
+        partial = _result(exc.outcome, params, diff, client, warnings, progress)[0]
         partial["changed"] = not exc.outcome.check_mode and exc.outcome.release is not None
     return ModuleFailure(str(exc), partial)
 

@@ -6,6 +6,7 @@ string field as text (``appVersion: 1.10`` becomes ``"1.1"``: floats are printed
 and a wrongly shaped value is a JSON unmarshal error.
 """
 
+import math
 import re
 import struct
 
@@ -60,9 +61,9 @@ _GO_KIND = {"string": "string", "strings": "[]string", "bool": "bool", "maintain
 
 def format_float32(value):
     """Go's ``strconv.FormatFloat(value, 'g', -1, 32)``."""
-    if value != value:
+    if math.isnan(value):
         return "NaN"
-    if value in (float("inf"), float("-inf")):
+    if math.isinf(value):
         return "+Inf" if value > 0 else "-Inf"
     f32 = struct.unpack("f", struct.pack("f", value))[0]
     if f32 == 0:

@@ -377,9 +377,9 @@ def _num(value):
 class _Messages(object):
     """v6's wording for values, shared with the compiled validator."""
 
-    quote = staticmethod(lambda text: squote(text))
-    num = staticmethod(lambda value: _num(value))
-    display = staticmethod(lambda value: _display(value))
+    quote = staticmethod(squote)
+    num = staticmethod(_num)
+    display = staticmethod(_display)
 
     @staticmethod
     def const(value):

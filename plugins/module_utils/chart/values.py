@@ -310,7 +310,8 @@ def _subchart_values(parent_values, name):
     table = parent_values.get(name) if isinstance(parent_values, dict) else None
     if not isinstance(table, dict):
         return Values()
-    if type(table) is not dict:
+    # Exact type: a Values (or other dict subclass) table goes back to the parent as a plain dict.
+    if type(table) is not dict:  # pylint: disable=unidiomatic-typecheck
         table = dict(table)
         parent_values[name] = table
     return Values(table)

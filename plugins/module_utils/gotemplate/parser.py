@@ -4,6 +4,8 @@ Besides Go's checks (functions defined, variables declared), the parser resolves
 variable to a slot of its template's variable array, so execution never searches a
 variable stack by name.
 """
+import math
+
 from . import lexer as L
 from .lexer import (ASSIGN, BOOL, CHAR, CHARCONST, COMPLEX, DECLARE, DOT, EOF, ERROR, FIELD, IDENT,
                     K_BLOCK, K_BREAK, K_CONTINUE, K_DEFINE, K_ELSE, K_END, K_IF, K_RANGE, K_TEMPLATE,
@@ -476,7 +478,7 @@ class Parser(object):
                     self.errorf("integer overflow: %s" % _q(text))
                 n.is_float = True
                 n.float_val = f
-                if f == f and f not in (float("inf"), float("-inf")) and float(int(f)) == f:
+                if math.isfinite(f) and float(int(f)) == f:
                     iv = int(f)
                     if -(1 << 63) <= iv < (1 << 63):
                         n.is_int = True

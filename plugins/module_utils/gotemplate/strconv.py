@@ -99,7 +99,7 @@ def _fmt_x(f, prec, fmt, neg):
             mant = (mant << 4) & _M64
     elif prec > 0:
         out += "."
-        for _ in range(prec):
+        for _i in range(prec):
             out += digits[(mant >> 60) & 15]
             mant = (mant << 4) & _M64
     out += "p" if fmt == "x" else "P"
@@ -109,9 +109,9 @@ def _fmt_x(f, prec, fmt, neg):
 
 def format_float(f, fmt="g", prec=-1):
     """strconv.FormatFloat(f, fmt, prec, 64) for fmt in e E f F g G x X (prec -1: shortest)."""
-    if f != f:
+    if math.isnan(f):
         return "NaN"
-    if f in (math.inf, -math.inf):
+    if math.isinf(f):
         return "+Inf" if f > 0 else "-Inf"
     neg = math.copysign(1.0, f) < 0
     if fmt in "xX":

@@ -126,6 +126,8 @@ _SPECIAL_V3 = re.compile("[^\t\n\x20-\x7e\u00a0-\ud7ff\ue000-\ufefe\uff00-\ufffd
 
 _SIMPLE_KEYS = {}
 _PLAIN_VALUES = {}
+# Exact types written by format_scalar; subclasses (Uint8, ...) go through convert().
+_FAST_SCALAR_TYPES = frozenset((type(None), bool, int, float))
 
 
 def _simple_key(k):
@@ -300,7 +302,7 @@ class Emitter(object):
     def fast_text(self, v, col):
         """The plain one-line text of ``v`` written at column ``col``, or None when the
         general writer is needed (quoting, folding, blocks, containers)."""
-        if type(v) is str:
+        if isinstance(v, str):
             plain = _PLAIN_VALUES.get(v)
             if plain is None:
                 plain = bool(_SIMPLE.match(v)) and not needs_quotes(v)
@@ -309,7 +311,7 @@ class Emitter(object):
             if not plain or (col + len(v) > self.best_width and " " in v):
                 return None
             return v
-        if v is None or type(v) is bool or type(v) is int or type(v) is float:
+        if type(v) in _FAST_SCALAR_TYPES:
             return self.format_scalar(v)
         return None
 
@@ -338,7 +340,7 @@ class Emitter(object):
         if _SIMPLE.match(s) and not needs_quotes(s):
             self.scalar(s, PLAIN)
             return
-        style, _ = self.select_style(s, self.simple_key_context)
+        style = self.select_style(s, self.simple_key_context)[0]
         self.scalar(s, style)
 
     def scalar(self, v, style):

@@ -32,6 +32,7 @@ class NilList(list):
     """A nil ``[]interface{}``: prints ``[]`` but marshals to JSON ``null``."""
 
 
+_NIL_TYPES = frozenset((NilMap, NilList))
 _HTML = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
 _HTML_MAP = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
@@ -57,7 +58,7 @@ def _sorted_items(d):
     """(key text, key) in Go's order: by the key's bytes.  For str keys without
     surrogate escapes (raw bytes) that is code point order, the fast case."""
     keys = list(d)
-    if all(type(k) is str for k in keys) and not _SURR.search("".join(keys)):
+    if all(isinstance(k, str) for k in keys) and not _SURR.search("".join(keys)):
         keys.sort()
         return [(k, k) for k in keys]
     items = [(k if isinstance(k, str) else _key_text(k), k) for k in keys]
@@ -68,7 +69,7 @@ def _sorted_items(d):
 def _encode(v, parts, indent=None, nl=None):
     """Append ``v``'s JSON to ``parts``; ``nl`` is the newline plus the current
     indentation (MarshalIndent) or None (Marshal)."""
-    if v is None or type(v) is NilMap or type(v) is NilList:
+    if v is None or type(v) in _NIL_TYPES:
         parts.append("null")
     elif v is True:
         parts.append("true")
@@ -297,7 +298,7 @@ class _Decoder(object):
 
     def hex4(self):
         v = 0
-        for _ in range(4):
+        for _i in range(4):
             c = self.peek()
             if c is None or chr(c) not in "0123456789abcdefABCDEF":
                 self.err("in \\u hexadecimal character escape")

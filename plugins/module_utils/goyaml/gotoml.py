@@ -1,5 +1,6 @@
 """TOML as Helm's ``toToml``/``fromToml`` (github.com/BurntSushi/toml) see it."""
 import datetime
+import math
 import re
 
 try:
@@ -71,7 +72,7 @@ def _element(v):
     if isinstance(v, int):
         return str(v)
     if isinstance(v, float):
-        if v != v:
+        if math.isnan(v):
             return "nan"
         if v in (float("inf"), float("-inf")):
             return "inf" if v > 0 else "-inf"

@@ -8,39 +8,44 @@ events are turned into values here, directly in the JSON model.
 """
 import base64
 import binascii
+import math
 import re
-
-import yaml
-from yaml import events as _ev
 
 from ..gotemplate.strconv import go_quote
 from .errors import YAMLError
 from .numfmt import format_g, format_g32
 from .resolve import resolve_plain
 
-try:
-    from yaml._yaml import CParser as _CParser
-except ImportError:  # PyYAML without libyaml: same events, slower
-    _CParser = None
+# PyYAML, its parser and event classes: bound by _bind() on first use, so this module imports without
+# PyYAML (the modules then report the missing library, see ansible/requirements.py). Module globals keep
+# the event loop's class checks as cheap as before.
+_yaml = _parser_class = None
+_SCALAR = _ALIAS = _MAP_START = _SEQ_START = _MAP_END = _SEQ_END = _DOC_START = _DOC_END = _STREAM_END = None
 
-_SCALAR, _ALIAS = _ev.ScalarEvent, _ev.AliasEvent
-_MAP_START, _SEQ_START = _ev.MappingStartEvent, _ev.SequenceStartEvent
-_MAP_END, _SEQ_END = _ev.MappingEndEvent, _ev.SequenceEndEvent
-_DOC_START, _DOC_END, _STREAM_END = _ev.DocumentStartEvent, _ev.DocumentEndEvent, _ev.StreamEndEvent
+
+def _bind():
+    global _yaml, _parser_class, _SCALAR, _ALIAS, _MAP_START, _SEQ_START, _MAP_END, _SEQ_END
+    global _DOC_START, _DOC_END, _STREAM_END
+    import yaml
+    from yaml import events
+
+    try:
+        from yaml._yaml import CParser as parser_class
+    except ImportError:  # PyYAML without libyaml: same events, slower
+        parser_class = yaml.BaseLoader
+    _SCALAR, _ALIAS = events.ScalarEvent, events.AliasEvent
+    _MAP_START, _SEQ_START = events.MappingStartEvent, events.SequenceStartEvent
+    _MAP_END, _SEQ_END = events.MappingEndEvent, events.SequenceEndEvent
+    _DOC_START, _DOC_END, _STREAM_END = events.DocumentStartEvent, events.DocumentEndEvent, events.StreamEndEvent
+    _yaml, _parser_class = yaml, parser_class
+
 
 _T = "tag:yaml.org,2002:"
 _STR, _BINARY, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP, _MERGE = (
     _T + n for n in ("str", "binary", "int", "float", "bool", "null", "timestamp", "merge"))
 _RESOLVABLE = frozenset(("", _STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP))
 _NOKEY = object()
-_INF, _NINF = float("inf"), float("-inf")
 _MERGEKEY = object()
-
-
-def _parser(text):
-    if _CParser is not None:
-        return _CParser(text)
-    return yaml.BaseLoader(text)
 
 
 class _Fail(Exception):
@@ -152,7 +157,7 @@ class _Decoder(object):
 
     def _check(self, value):
         """json.Marshal refuses NaN and ±Inf values (keys were stringified before)."""
-        if value != value or value in (_INF, _NINF):
+        if not math.isfinite(value):
             self._late("json: unsupported value: " + format_g(value))
 
     @staticmethod
@@ -188,11 +193,11 @@ class _Decoder(object):
                 self.decode_count += 1
                 plain = ev.style == "" or ev.style is None
                 if plain and ev.tag is None and ev.value == "<<" and stack \
-                        and type(stack[-1][0]) is dict and stack[-1][3] is _NOKEY:
+                        and isinstance(stack[-1][0], dict) and stack[-1][3] is _NOKEY:
                     self.decode_count -= 1
                     stack[-1][3] = _MERGEKEY
                     continue
-                if ev.tag == _MERGE and stack and type(stack[-1][0]) is dict and stack[-1][3] is _NOKEY:
+                if ev.tag == _MERGE and stack and isinstance(stack[-1][0], dict) and stack[-1][3] is _NOKEY:
                     stack[-1][3] = _MERGEKEY
                     continue
                 if self.text is not None and ev.style == '"':
@@ -232,14 +237,14 @@ class _Decoder(object):
             else:
                 continue
             if not stack:
-                if type(value) is float:
+                if isinstance(value, float):
                     self._check(value)
                 result = value
                 continue
             top = stack[-1]
             container = top[0]
-            if type(container) is list:
-                if type(value) is float:
+            if isinstance(container, list):
+                if isinstance(value, float):
                     self._check(value)
                 container.append(value)
             elif top[3] is _NOKEY:
@@ -248,9 +253,9 @@ class _Decoder(object):
                 top[3] = _NOKEY
                 self._merge(container, value)
             else:
-                if type(value) is float:
+                if isinstance(value, float):
                     self._check(value)
-                if type(top[3]) is tuple:
+                if isinstance(top[3], tuple):
                     self._late(top[3][0] + go_sharp_v(raw))
                 else:
                     container[top[3]] = value
@@ -281,14 +286,14 @@ class _Decoder(object):
 
 def _parse_error(exc):
     """Go's text for a libyaml reader/scanner/parser error (``parser.fail`` in yaml.go)."""
-    if isinstance(exc, yaml.reader.ReaderError):
+    if isinstance(exc, _yaml.reader.ReaderError):
         return YAMLError("yaml: " + (exc.reason or "invalid input"))
     problem = getattr(exc, "problem", None) or "unknown problem parsing YAML content"
     pm = getattr(exc, "problem_mark", None)
     cm = getattr(exc, "context_mark", None)
     line = 0
     if pm is not None and pm.line != 0:
-        line = pm.line + (1 if isinstance(exc, yaml.scanner.ScannerError) else 0)
+        line = pm.line + (1 if isinstance(exc, _yaml.scanner.ScannerError) else 0)
     elif cm is not None and cm.line != 0:
         line = cm.line
     if line:
@@ -298,7 +303,7 @@ def _parse_error(exc):
 
 def _drain(parser):
     """Parse to the end of the current document (its syntax errors win over decode errors)."""
-    while type(parser.get_event()) is not _DOC_END:
+    while not isinstance(parser.get_event(), _DOC_END):
         pass
 
 
@@ -326,14 +331,16 @@ def iter_documents(text):
     Raises YAMLError (Go text, without the ``error converting YAML to JSON`` prefix).
     """
     text = _text(text)
-    parser = _parser(text)
+    if _yaml is None:
+        _bind()
+    parser = _parser_class(text)
     try:
         while True:
             try:
                 ev = parser.get_event()
-                if type(ev) is _STREAM_END:
+                if isinstance(ev, _STREAM_END):
                     return
-                if type(ev) is not _DOC_START:
+                if not isinstance(ev, _DOC_START):
                     continue
                 if ev.version is not None and tuple(ev.version) != (1, 1):
                     raise _incompatible(text)
@@ -343,7 +350,7 @@ def iter_documents(text):
                 except _Fail as fail:
                     _drain(parser)
                     raise YAMLError("yaml: " + str(fail))
-            except yaml.YAMLError as exc:
+            except _yaml.YAMLError as exc:
                 raise _parse_error(exc)
             yield value, dec.late
     finally:

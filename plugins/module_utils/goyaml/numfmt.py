@@ -42,14 +42,14 @@ def _fmt_f(neg, digits, dp):
 
 
 def _special(f):
-    if f != f:
+    if math.isnan(f):
         return "NaN"
     return "+Inf" if f > 0 else "-Inf"
 
 
 def format_g(f):
     """``strconv.FormatFloat(f, 'g', -1, 64)``: what ``%v`` and yaml.v2/v3 print."""
-    if math.isinf(f) or f != f:
+    if not math.isfinite(f):
         return _special(f)
     neg = math.copysign(1.0, f) < 0
     if f == 0:
@@ -62,7 +62,7 @@ def format_g(f):
 
 def format_g32(f):
     """``strconv.FormatFloat(f, 'g', -1, 32)`` (sigs.k8s.io/yaml's float map keys)."""
-    if math.isinf(f) or f != f:
+    if not math.isfinite(f):
         return _special(f)
     try:
         packed = struct.pack("<f", f)
@@ -88,7 +88,7 @@ def format_g32(f):
 
 def format_json(f):
     """Go ``encoding/json`` float64 text; raises ValueError for NaN/Inf like json.Marshal."""
-    if math.isinf(f) or f != f:
+    if not math.isfinite(f):
         raise ValueError("json: unsupported value: " + _special(f))
     if f == 0:
         return "-0" if math.copysign(1.0, f) < 0 else "0"

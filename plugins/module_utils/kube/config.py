@@ -14,8 +14,6 @@ import shutil
 import subprocess
 import tempfile
 
-import yaml
-
 from .errors import KubeConfigError
 
 _SA_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
@@ -123,6 +121,8 @@ def _read_kubeconfig(kubeconfig):
     """(merged config dict, directory for relative paths)."""
     if isinstance(kubeconfig, dict):
         return kubeconfig, None
+    import yaml
+
     paths = [os.path.expanduser(p) for p in str(kubeconfig).split(os.pathsep) if p]
     merged, base = {"clusters": [], "users": [], "contexts": []}, None
     for path in paths:
@@ -184,6 +184,10 @@ def _auth_provider_token(kubeconfig, context):
     """Legacy auth-provider plugins: let the kubernetes package refresh and hand us the token."""
     try:
         from kubernetes import client, config
+    except ImportError as exc:
+        raise KubeConfigError("kubeconfig auth-provider entries need the Python library kubernetes, which is not "
+                              "installed (pip install kubernetes)") from exc
+    try:
         cfg = client.Configuration()
         if isinstance(kubeconfig, dict):
             config.load_kube_config_from_dict(kubeconfig, context=context, client_configuration=cfg)
@@ -209,6 +213,8 @@ def load_connection(kubeconfig=None, context=None, host=None, api_key=None, ca_c
                     proxy=None):
     """The Connection for these options (``None`` means unset)."""
     if isinstance(kubeconfig, str) and kubeconfig.strip().startswith(("apiVersion", "{")) and "\n" in kubeconfig:
+        import yaml
+
         kubeconfig = yaml.safe_load(kubeconfig)
     if kubeconfig:
         conn = _from_kubeconfig(kubeconfig, context)

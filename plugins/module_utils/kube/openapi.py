@@ -92,7 +92,7 @@ class OpenAPI:
             schemas = self.cache.load("openapi", self.client.host, url)
             if schemas is None:
                 try:
-                    path_only, _, query = url.partition("?")
+                    path_only, query = url.partition("?")[::2]
                     doc = self.client.request("GET", path_only, query=[tuple(q.split("=", 1)) for q in query.split("&") if "=" in q])
                 except ApiError:
                     doc = {}
@@ -103,7 +103,7 @@ class OpenAPI:
 
     def patch_meta(self, api_version, kind):
         """PatchMeta for the kind when it takes strategic merge patches, else None (use merge patch)."""
-        group, _, version = api_version.rpartition("/")
+        group, version = api_version.rpartition("/")[::2]
         schemas = self._schemas(api_version)
         for name, schema in schemas.items():
             for gvk in schema.get("x-kubernetes-group-version-kind") or []:

@@ -1,9 +1,8 @@
 """Manifests as objects: split, parse, identify (group/kind/namespace/name), order and mark as Helm's."""
+import functools
 import re
 
-import yaml
-
-INSTALL_ORDER = [
+INSTALL_ORDER = (
     "PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodSecurityPolicy",
     "PodDisruptionBudget", "ServiceAccount", "Secret", "SecretList", "ConfigMap", "StorageClass",
     "PersistentVolume", "PersistentVolumeClaim", "CustomResourceDefinition", "ClusterRole", "ClusterRoleList",
@@ -11,8 +10,8 @@ INSTALL_ORDER = [
     "Service", "DaemonSet", "Pod", "ReplicationController", "ReplicaSet", "Deployment",
     "HorizontalPodAutoscaler", "StatefulSet", "Job", "CronJob", "IngressClass", "Ingress", "APIService",
     "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration",
-]
-UNINSTALL_ORDER = [
+)
+UNINSTALL_ORDER = (
     "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "APIService", "Ingress", "IngressClass",
     "Service", "CronJob", "Job", "StatefulSet", "HorizontalPodAutoscaler", "Deployment", "ReplicaSet",
     "ReplicationController", "Pod", "DaemonSet", "RoleBindingList", "RoleBinding", "RoleList", "Role",
@@ -20,25 +19,33 @@ UNINSTALL_ORDER = [
     "PersistentVolumeClaim", "PersistentVolume", "StorageClass", "ConfigMap", "SecretList", "Secret",
     "ServiceAccount", "PodDisruptionBudget", "PodSecurityPolicy", "LimitRange", "ResourceQuota", "NetworkPolicy",
     "Namespace", "PriorityClass",
-]
+)
 MANAGED_BY = "app.kubernetes.io/managed-by"
 RELEASE_NAME = "meta.helm.sh/release-name"
 RELEASE_NAMESPACE = "meta.helm.sh/release-namespace"
 RESOURCE_POLICY = "helm.sh/resource-policy"
 
 
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-    """YAML → JSON-like data as Kubernetes decodes manifests: libyaml when present (parsing is most of a
-    no-op's CPU time otherwise), and timestamps stay strings (sigs.k8s.io/yaml has no time type)."""
+@functools.lru_cache(maxsize=None)
+def _loader():
+    """PyYAML and the loader class, built on first use so this module imports without PyYAML.
 
+    The loader reads YAML → JSON-like data as Kubernetes decodes manifests: libyaml when present (parsing
+    is most of a no-op's CPU time otherwise), and timestamps stay strings (sigs.k8s.io/yaml has no time type).
+    """
+    import yaml
 
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+        yaml_implicit_resolvers = {
+            first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+            for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+
+    return yaml, Loader
 
 
 def load_yaml(text):
-    return yaml.load(text, Loader=_Loader)
+    yaml, loader = _loader()
+    return yaml.load(text, Loader=loader)
 
 
 _SPLIT = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
@@ -104,10 +111,11 @@ def split_manifest(text):
 def parse_manifest(text):
     """Manifest text → [Resource]; non-object documents (comments only) are skipped."""
     out = []
+    yaml_error = _loader()[0].YAMLError
     for chunk, source in split_manifest(text):
         try:
             obj = load_yaml(chunk)
-        except yaml.YAMLError as exc:
+        except yaml_error as exc:
             raise ManifestError("%s: error converting YAML to JSON: %s" % (source or "manifest", exc)) from exc
         if obj is None:
             continue

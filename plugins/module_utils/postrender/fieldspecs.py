@@ -92,11 +92,9 @@ _SECRET_POD = ("volumes/secret/secretName", "containers/env/valueFrom/secretKeyR
                "initContainers/env/valueFrom/secretKeyRef/name", "containers/envFrom/secretRef/name",
                "initContainers/envFrom/secretRef/name", "imagePullSecrets/name",
                "volumes/projected/sources/secret/name")
-_SA_HOLDERS = (("Pod", "spec/", None), ("StatefulSet", "spec/template/spec/", None),
-               ("Deployment", "spec/template/spec/", None),
-               ("ReplicationController", "spec/template/spec/", None),
-               ("CronJob", "spec/jobTemplate/spec/template/spec/", None),
-               ("Job", "spec/template/spec/", None), ("DaemonSet", "spec/template/spec/", None))
+_SA_HOLDERS = (("Pod", "spec/"), ("StatefulSet", "spec/template/spec/"), ("Deployment", "spec/template/spec/"),
+               ("ReplicationController", "spec/template/spec/"), ("CronJob", "spec/jobTemplate/spec/template/spec/"),
+               ("Job", "spec/template/spec/"), ("DaemonSet", "spec/template/spec/"))
 _HPA = [fs("spec/scaleTargetRef/name", "HorizontalPodAutoscaler")]
 
 # (referral kind, referral group or None, [referrer field specs])
@@ -136,9 +134,9 @@ NAME_REFERENCES = [
     ("ServiceAccount", "", [
         fs("subjects", "RoleBinding", "rbac.authorization.k8s.io"),
         fs("subjects", "ClusterRoleBinding", "rbac.authorization.k8s.io")]
-     + [fs(prefix + "serviceAccountName", kind) for kind, prefix, _ in _SA_HOLDERS]),
+     + [fs(prefix + "serviceAccountName", kind) for kind, prefix in _SA_HOLDERS]),
     ("PersistentVolumeClaim", "", [
-        fs(prefix + "volumes/persistentVolumeClaim/claimName", kind) for kind, prefix, _ in _SA_HOLDERS]),
+        fs(prefix + "volumes/persistentVolumeClaim/claimName", kind) for kind, prefix in _SA_HOLDERS]),
     ("PersistentVolume", "", [fs("spec/volumeName", "PersistentVolumeClaim"),
                               fs("rules/resourceNames", "ClusterRole")]),
     ("StorageClass", "storage.k8s.io", [
@@ -146,7 +144,7 @@ NAME_REFERENCES = [
         fs("spec/storageClassName", "PersistentVolumeClaim"),
         fs("spec/volumeClaimTemplates/spec/storageClassName", "StatefulSet")]),
     ("PriorityClass", "scheduling.k8s.io", [
-        fs(prefix + "priorityClassName", kind) for kind, prefix, _ in _SA_HOLDERS]),
+        fs(prefix + "priorityClassName", kind) for kind, prefix in _SA_HOLDERS]),
     # kustomize spells this group "networking.k8s.io/v1", so the reference never matches.
     ("IngressClass", "networking.k8s.io/v1", [fs("spec/ingressClassName", "Ingress")]),
 ]

@@ -87,7 +87,7 @@ def _pairs(spec, cwd, what):
         except OSError as exc:
             raise PostRenderError("%s: file %s: %s" % (what, path, exc.strerror)) from exc
     seen = set()
-    for key, _ in pairs:
+    for key, _content in pairs:
         if key in seen:
             raise PostRenderError("%s: duplicate key %r" % (what, key))
         seen.add(key)

@@ -245,7 +245,7 @@ def _replicas(resources, entry):
 
 
 def _split_image(image):
-    name, _, digest = image.partition("@")
+    name, digest = image.partition("@")[::2]
     slash = name.find("/")
     colon = name.find(":", slash if slash > 0 else 0)
     if colon < 0:

@@ -1,8 +1,6 @@
 """Strategic merge patches (kyaml merge2 semantics) and RFC 6902 JSON patches."""
 import copy
 
-import jsonpatch
-
 from .errors import PostRenderError
 
 # Merge keys of the Kubernetes schema (x-kubernetes-patch-merge-key) by field name; ``ports``
@@ -144,6 +142,8 @@ def _replace_list(value):
 
 def json6902(obj, ops, where):
     """Apply RFC 6902 operations; ``where`` names the patch in errors."""
+    import jsonpatch
+
     try:
         return jsonpatch.JsonPatch(ops).apply(obj)
     except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException, TypeError, KeyError) as exc:

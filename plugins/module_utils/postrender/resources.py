@@ -44,7 +44,7 @@ def split_api_version(api_version):
     """``apps/v1`` → (``apps``, ``v1``); ``v1`` → (``""``, ``v1``)."""
     api_version = api_version or ""
     if "/" in api_version:
-        group, _, version = api_version.partition("/")
+        group, version = api_version.split("/", 1)
         return group, version
     return "", api_version
 

@@ -7,6 +7,7 @@ import base64
 import decimal
 import gzip
 import json
+import math
 
 _GZIP_MAGIC = b"\x1f\x8b\x08"
 _GO_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
@@ -18,7 +19,7 @@ class ReleaseDecodeError(ValueError):
 
 def go_float(number):
     """A float64 as encoding/json writes it: shortest digits, exponent only outside [1e-6, 1e21)."""
-    if number != number or number in (float("inf"), float("-inf")):
+    if not math.isfinite(number):
         raise ValueError("json: unsupported value: %r" % number)
     if number == 0:
         return "-0" if str(number)[0] == "-" else "0"
@@ -26,7 +27,7 @@ def go_float(number):
     if 1e-6 <= abs(number) < 1e21:
         fixed = format(decimal.Decimal(text), "f")
         return fixed[:-2] if fixed.endswith(".0") else fixed
-    mantissa, _, exponent = text.partition("e")
+    mantissa, exponent = text.partition("e")[::2]
     sign, digits = exponent[0], exponent[1:].lstrip("0") or "0"
     if sign == "+" and len(digits) < 2:
         digits = digits.rjust(2, "0")

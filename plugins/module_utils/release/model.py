@@ -25,7 +25,7 @@ def now():
 
 def go_time(moment):
     text = moment.isoformat(timespec="microseconds")
-    main, _, rest = text.partition(".")
+    main, rest = text.partition(".")[::2]
     frac, offset = rest[:6].rstrip("0"), rest[6:]
     if offset in ("+00:00", ""):
         offset = "Z"

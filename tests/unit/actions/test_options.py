@@ -1,16 +1,18 @@
 """Option docs and argument specs come from one table, so they agree by construction; check they do."""
 import yaml
 
-from ansible_collections.helmless.core.plugins.doc_fragments import connection, release, release_info, rollback
+from ansible_collections.helmless.core.plugins.doc_fragments import (
+    connection, release, release_info, rollback, template)
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
-    CONNECTION, RELEASE, RELEASE_INFO, ROLLBACK, argument_spec)
+    CONNECTION, RELEASE, RELEASE_INFO, ROLLBACK, TEMPLATE, argument_spec)
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, parse_duration
 
 import pytest
 
 
 @pytest.mark.parametrize("fragment, table", [(connection, CONNECTION), (release, RELEASE),
-                                             (rollback, ROLLBACK), (release_info, RELEASE_INFO)])
+                                             (rollback, ROLLBACK), (release_info, RELEASE_INFO),
+                                             (template, TEMPLATE)])
 def test_documented_options_match_the_argument_spec(fragment, table):
     docs = yaml.safe_load(fragment.ModuleDocFragment.DOCUMENTATION)["options"]
     spec = argument_spec(table)

@@ -4,6 +4,7 @@
 Strings are Python ``str``; Go strings holding invalid UTF-8 carry those bytes as lone
 surrogates (``surrogateescape``), the same convention as ``gotemplate/fmt.py``.
 """
+import math
 import unicodedata
 
 from ...gotemplate.strconv import underscore_ok
@@ -151,7 +152,7 @@ def wrap_int64(v):
 
 def float_to_int64(f):
     """Go's int64(float64) conversion on amd64 (out of range gives MinInt64)."""
-    if f != f or f in (float("inf"), float("-inf")):
+    if not math.isfinite(f):
         return INT64_MIN
     i = int(f)
     if i < INT64_MIN or i > INT64_MAX:

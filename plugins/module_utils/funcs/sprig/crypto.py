@@ -9,8 +9,6 @@ import ipaddress
 import os
 import struct
 
-import bcrypt as _bcrypt
-
 from ._go import gofunc, to_bytes, from_bytes, GoPanic
 from .encoding import _b64_decode, CorruptInput
 from ...gotemplate.values import GoStruct
@@ -47,7 +45,9 @@ class Certificate(GoStruct):
 
 @gofunc("string")
 def bcrypt(s):
-    h = _bcrypt.hashpw(to_bytes(s)[:72], _bcrypt.gensalt(rounds=10))
+    import bcrypt as lib
+
+    h = lib.hashpw(to_bytes(s)[:72], lib.gensalt(rounds=10))
     return "$2a$" + h.decode()[4:]
 
 

@@ -73,7 +73,8 @@ def dig(*ps):
     if len(ps) < 3:
         raise GoPanic("dig needs at least three arguments")
     d = ps[-1]
-    if type(d) is not dict:
+    # Go's type assertion to map[string]interface {}: named map types (Values, Files) panic, so exact types.
+    if type(d) is not dict:  # pylint: disable=unidiomatic-typecheck
         raise GoPanic("interface conversion: interface {} is %s, not map[string]interface {}"
                       % _type_of(d))
     default = ps[-2]
@@ -88,7 +89,7 @@ def dig(*ps):
         step = d[k]
         if i == len(ks) - 1:
             return step
-        if type(step) is not dict:
+        if type(step) is not dict:  # pylint: disable=unidiomatic-typecheck
             raise GoPanic("interface conversion: interface {} is %s, not map[string]interface {}"
                           % _type_of(step))
         d = step

@@ -453,7 +453,7 @@ def parse_duration(s):
 def _fmt_frac(v, prec):
     digits = []
     printed = False
-    for _ in range(prec):
+    for _i in range(prec):
         d = v % 10
         printed = printed or d != 0
         if printed:

@@ -85,10 +85,9 @@ def parse_time(layout, value, default_loc):
     while True:
         prefix, std, suffix = _std_chunk(layout)
         stdstr = layout[len(prefix):len(layout) - len(suffix)]
-        p = prefix.strip(" ") if False else prefix
-        if not v.startswith(p):
-            raise _perr(value, alayout, v, p)
-        v = v[len(p):]
+        if not v.startswith(prefix):
+            raise _perr(value, alayout, v, prefix)
+        v = v[len(prefix):]
         if std is None:
             if v:
                 raise _perr(value, alayout, v, "", ": extra text: " + go_quote(v))
@@ -126,7 +125,7 @@ def parse_time(layout, value, default_loc):
                     raise _perr(value, alayout, v, "", ": month out of range")
             elif std in ("Monday", "Mon"):
                 names = _DAYS if std == "Monday" else [d[:3] for d in _DAYS]
-                _, v = _lookup(names, v)
+                v = _lookup(names, v)[1]
             elif std in ("2", "_2", "02"):
                 if std == "_2" and v[:1] == " ":
                     v = v[1:]
@@ -159,7 +158,7 @@ def parse_time(layout, value, default_loc):
                 if sec >= 60:
                     raise _perr(value, alayout, v, "", ": second out of range")
                 if len(v) >= 2 and v[0] in ".," and v[1].isdigit():
-                    _, nstd, _ = _std_chunk(layout)
+                    nstd = _std_chunk(layout)[1]
                     if not isinstance(nstd, tuple):
                         j = 1
                         while j < len(v) and v[j].isdigit():

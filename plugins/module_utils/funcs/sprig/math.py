@@ -116,7 +116,7 @@ def min_(a, *rest):
 def _go_fmax(a, b):
     if math.isinf(a) and a > 0 or math.isinf(b) and b > 0:
         return math.inf
-    if a != a or b != b:
+    if math.isnan(a) or math.isnan(b):
         return math.nan
     if a == 0 and b == 0:
         return b if math.copysign(1, a) < 0 else a
@@ -126,7 +126,7 @@ def _go_fmax(a, b):
 def _go_fmin(a, b):
     if math.isinf(a) and a < 0 or math.isinf(b) and b < 0:
         return -math.inf
-    if a != a or b != b:
+    if math.isnan(a) or math.isnan(b):
         return math.nan
     if a == 0 and b == 0:
         return a if math.copysign(1, a) < 0 else b
@@ -250,22 +250,22 @@ def _dec_op(a, rest, op):
 
 @gofunc("interface {}")
 def add1f(i):
-    return _dec_op(i, [1], lambda x, y: _CTX.add(x, y))
+    return _dec_op(i, [1], _CTX.add)
 
 
 @gofunc(variadic="interface {}")
 def addf(*args):
-    return _dec_op(0.0, args, lambda x, y: _CTX.add(x, y))
+    return _dec_op(0.0, args, _CTX.add)
 
 
 @gofunc("interface {}", variadic="interface {}")
 def subf(a, *v):
-    return _dec_op(a, v, lambda x, y: _CTX.subtract(x, y))
+    return _dec_op(a, v, _CTX.subtract)
 
 
 @gofunc("interface {}", variadic="interface {}")
 def mulf(a, *v):
-    return _dec_op(a, v, lambda x, y: _CTX.multiply(x, y))
+    return _dec_op(a, v, _CTX.multiply)
 
 
 @gofunc("interface {}", variadic="interface {}")

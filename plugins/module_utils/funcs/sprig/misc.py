@@ -194,7 +194,7 @@ def _user_string(user):
 
 def url_parse(raw):
     """net/url.Parse into a dict of URL fields (raises URLError with Go's text)."""
-    u, _, frag = raw.partition("#")
+    u, frag = raw.partition("#")[::2]
     try:
         res = _parse(u)
     except URLError as exc:
@@ -218,7 +218,7 @@ def _parse(raw):
     if rest.endswith("?") and rest.count("?") == 1:
         rest = rest[:-1]
     else:
-        rest, _, res["query"] = rest.partition("?")
+        rest, res["query"] = rest.partition("?")[::2]
     if not rest.startswith("/"):
         if res["scheme"]:
             res["opaque"] = rest

@@ -212,7 +212,7 @@ def _crypto_random(count, chars):
         return ""
     if count < 0:
         raise GoPanic("Requested random string length %d is less than 0." % count)
-    return "".join(secrets.choice(chars) for _ in range(count))
+    return "".join(secrets.choice(chars) for _i in range(count))
 
 
 @gofunc("int")

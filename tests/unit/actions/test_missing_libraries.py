@@ -1,0 +1,54 @@
+"""A target without a required Python library gets Ansible's missing-library message, not a traceback."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+COLLECTIONS = os.path.join(ROOT, ".build", "collections")
+
+# Runs a module the way Ansible does (args file in argv[1]) with the named libraries unimportable.
+_RUN_WITHOUT = """
+import runpy, sys
+for name in sys.argv[3].split(","):
+    sys.modules[name] = None  # any import of it now raises ImportError
+module, sys.argv = sys.argv[1], [sys.argv[1], sys.argv[2]]
+runpy.run_module(module, run_name="__main__")
+"""
+
+
+def _run_without(libraries, module, args, tmp_path):
+    args_file = tmp_path / "args.json"
+    args_file.write_text(json.dumps({"ANSIBLE_MODULE_ARGS": args}))
+    env = dict(os.environ, PYTHONPATH=COLLECTIONS + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run(
+        [sys.executable, "-c", _RUN_WITHOUT, "ansible_collections.helmless.core.plugins.modules." + module,
+         str(args_file), ",".join(libraries)], capture_output=True, text=True, env=env, cwd=str(tmp_path))
+    assert proc.stdout.strip(), proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize("module, args", [
+    ("template", {"chart_ref": "chart"}),
+    ("release", {"name": "web", "namespace": "apps", "chart_ref": "chart"}),
+    ("rollback", {"name": "web", "namespace": "apps"}),
+    ("release_info", {"namespace": "apps"}),
+])
+def test_every_module_without_pyyaml_fails_naming_pyyaml(module, args, tmp_path):
+    result = _run_without(["yaml"], module, args, tmp_path)
+    assert result["failed"] is True
+    assert result["msg"].startswith("Failed to import the required Python library (PyYAML) on ")
+    assert "required to read charts, values and manifests" in result["msg"]
+
+
+def test_a_library_only_some_charts_use_is_still_named_before_anything_runs(tmp_path):
+    result = _run_without(["cryptography"], "template", {"chart_ref": "chart"}, tmp_path)
+    assert result["failed"] is True
+    assert result["msg"].startswith("Failed to import the required Python library (cryptography) on ")
+
+
+def test_the_cluster_modules_also_need_urllib3(tmp_path):
+    result = _run_without(["urllib3"], "release_info", {"namespace": "apps"}, tmp_path)
+    assert result["msg"].startswith("Failed to import the required Python library (urllib3) on ")
