@@ -113,7 +113,12 @@ progress:
   returned: always
   type: list
   elements: str
-  sample: ["0.41s render: chart webapp-1.2.0: 3 object(s), 1 hook(s)", "0.52s plan: upgrade: 1 patch, 2 unchanged (chart-delta)", "0.55s record: revision 2 pending-upgrade", "3.10s wait: all ready after 2.5s", "3.14s result: revision 2 deployed"]
+  sample:
+    - "0.41s render: chart webapp-1.2.0: 3 object(s), 1 hook(s)"
+    - "0.52s plan: upgrade: 1 patch, 2 unchanged (chart-delta)"
+    - "0.55s record: revision 2 pending-upgrade"
+    - "3.10s wait: all ready after 2.5s"
+    - "3.14s result: revision 2 deployed"
 """
 
 from ansible.module_utils.basic import AnsibleModule

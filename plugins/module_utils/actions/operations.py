@@ -143,8 +143,8 @@ class ReleaseEngine:
         outcome.plan(plan, hooks=[] if opts.disable_hook or not changed else
                      [h["name"] for e in ("pre-", "post-") for h in hooks_for({"hooks": inp.hooks}, e + event)])
         outcome.changed = changed
-        opts.progress("plan", "%s: %s (%s)" % (event, plan_summary(plan.changes, plan.crds, plan.namespace_create),
-                                                opts.strategy))
+        summary = plan_summary(plan.changes, plan.crds, plan.namespace_create)
+        opts.progress("plan", "%s: %s (%s)" % (event, summary, opts.strategy))
         if not changed:
             opts.progress("result", "no change: revision %d stays %s" % (current["version"], current["info"]["status"]))
             outcome.release = current
@@ -375,8 +375,8 @@ class ReleaseEngine:
             raise OperationError(str(exc), outcome) from exc
         outcome.plan(plan, hooks=[] if opts.disable_hook else
                      [h["name"] for e in ("pre-rollback", "post-rollback") for h in hooks_for(target, e)])
-        opts.progress("plan", "rollback to %d: %s (%s)" % (target["version"], plan_summary(plan.changes),
-                                                         opts.strategy))
+        summary = plan_summary(plan.changes)
+        opts.progress("plan", "rollback to %d: %s (%s)" % (target["version"], summary, opts.strategy))
         same = (last["info"]["status"] == "deployed" and _record_key(last) == _record_key(target))
         return plan, recover or plan.changed or not same
 
