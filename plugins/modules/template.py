@@ -15,23 +15,56 @@ description:
     manifest exactly as Helm would store it, the notes, hooks, CRDs and the parsed resources.
   - Options follow C(kubernetes.core.helm_template); a task written for it needs only its FQCN
     changed. Options that only make sense for a helm binary are accepted and ignored with a warning.
+  - Charts can come from Helm chart repositories or URLs (fetched, verified against the index digest and
+    cached as Helm 4 does).
   - No cluster is contacted, so C(lookup) returns an empty map and C(.Capabilities) are Helm 4.2's
     defaults unless I(kube_version)/I(api_versions) are given.
 options:
   chart_ref:
     description:
-      - Path of a local chart directory or packaged chart archive (C(.tgz)).
-      - Repository and OCI references are not supported (charts are rendered offline).
+      - The chart, as for M(helmless.core.release) - a local chart directory or archive (C(.tgz)), a chart
+        name with I(chart_repo_url), C(repo_name/chart_name) of a repository added with
+        M(helmless.core.repository) or C(helm repo add), or an C(https://) or C(http://) URL of a C(.tgz).
+      - OCI references are not supported yet.
     type: path
     required: true
   chart_version:
     description:
-      - Chart version expected; a local chart of another version is rendered anyway, with a warning.
+      - For a repository chart, the version to render - a version or semver constraint like C(helm --version)
+        (default - the newest version that is not a prerelease).
+      - For a local chart, the version expected; a chart of another version is rendered anyway, with a warning.
     type: str
   chart_repo_url:
     description:
-      - Accepted for compatibility; not supported offline (warns).
+      - URL of the chart repository; I(chart_ref) is then a chart name in its C(index.yaml).
     type: str
+  repo_username:
+    description:
+      - Username for a chart repository with Basic authentication.
+    type: str
+    aliases: [username]
+  repo_password:
+    description:
+      - Password for a chart repository with Basic authentication.
+    type: str
+    aliases: [password]
+  pass_credentials:
+    description:
+      - Send the repository credentials to every host, not only the repository's scheme, host and port.
+    type: bool
+    default: false
+  ca_file:
+    description:
+      - CA bundle to verify the chart repository's certificate.
+    type: path
+  cert_file:
+    description:
+      - Client certificate for the chart repository (mutual TLS).
+    type: path
+  key_file:
+    description:
+      - Key of I(cert_file).
+    type: path
   release_name:
     description:
       - Release name (C(.Release.Name)).
@@ -97,7 +130,8 @@ options:
     default: false
   dependency_update:
     description:
-      - Accepted for compatibility; subcharts are used as vendored under C(charts/) (warns).
+      - Before loading a local chart directory, fetch its C(Chart.yaml) dependencies into C(charts/) and
+        write C(Chart.lock), like C(helm dependency update).
     type: bool
     default: false
     aliases: [dep_up]
@@ -131,17 +165,17 @@ options:
     type: path
   update_repo_cache:
     description:
-      - Ignored.
+      - With I(chart_ref=repo_name/chart_name), download the repository index again first.
     type: bool
     default: false
   insecure_registry:
     description:
-      - Ignored.
+      - Do not verify the chart repository's TLS certificate (C(--insecure-skip-tls-verify)).
     type: bool
     default: false
   plain_http:
     description:
-      - Ignored.
+      - Ignored (it only concerns OCI registries, not supported yet).
     type: bool
     default: false
 author:
@@ -162,6 +196,12 @@ EXAMPLES = r"""
   ansible.builtin.copy:
     dest: /tmp/podinfo.yaml
     content: "{{ out.stdout }}"
+
+- name: Render a chart from a chart repository
+  helmless.core.template:
+    chart_ref: podinfo
+    chart_repo_url: https://stefanprodan.github.io/podinfo
+    chart_version: ">=6.0.0 <7.0.0"
 
 - name: Only the deployment, with CRDs and a --set
   helmless.core.template:
@@ -238,7 +278,10 @@ def _spec(options):
 
 
 def argument_spec():
-    return _spec(yaml.safe_load(DOCUMENTATION)["options"])
+    spec = _spec(yaml.safe_load(DOCUMENTATION)["options"])
+    spec["repo_password"]["no_log"] = True
+    spec["pass_credentials"]["no_log"] = False
+    return spec
 
 
 def main():

@@ -39,6 +39,24 @@ CONNECTION = {
         "description": ["Where release records are kept, as Helm's C(HELM_DRIVER)."]},
 }
 
+# How to reach a chart repository (release, template and repository modules).
+REPO_ACCESS = {
+    "repo_username": {"type": "str", "aliases": ["username"],
+                      "description": ["Username for a chart repository with Basic authentication."]},
+    "repo_password": {"type": "str", "no_log": True, "aliases": ["password"],
+                      "description": ["Password for a chart repository with Basic authentication."]},
+    "pass_credentials": {"type": "bool", "default": False, "no_log": False,
+                         "description": ["Send the repository credentials to every host (chart archives served "
+                                         "from another host than the repository included), as Helm's "
+                                         "C(--pass-credentials). By default they only go to the repository's "
+                                         "scheme, host and port."]},
+    "insecure_skip_tls_verify": {"type": "bool", "default": False, "aliases": ["skip_tls_certs_check"],
+                                 "description": ["Do not verify the chart repository's TLS certificate."]},
+    "ca_file": {"type": "path", "description": ["CA bundle to verify the chart repository's certificate."]},
+    "cert_file": {"type": "path", "description": ["Client certificate for the chart repository (mutual TLS)."]},
+    "key_file": {"type": "path", "description": ["Key of I(cert_file)."]},
+}
+
 _NAME = {
     "release_name": {"type": "str", "required": True, "aliases": ["name"],
                      "description": ["Name of the release (Helm's rules: lowercase DNS-1123, at most 53 characters)."]},
@@ -84,11 +102,20 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
     "release_state": {"type": "str", "default": "present", "choices": ["present", "absent"], "aliases": ["state"],
                       "description": ["C(present) installs or upgrades the release; C(absent) uninstalls it."]},
     "chart_ref": {"type": "path",
-                  "description": ["Chart directory or packaged chart (C(.tgz)). Required when I(release_state=present)."]},
+                  "description": ["The chart: a local chart directory or packaged chart (C(.tgz)), a chart name with "
+                                  "I(chart_repo_url), C(repo_name/chart_name) of a repository added with "
+                                  "M(helmless.core.repository) or C(helm repo add), or an C(https://) or C(http://) URL of a "
+                                  "C(.tgz). Required when I(release_state=present)."]},
     "chart_version": {"type": "str",
-                      "description": ["Expected chart version; the task fails if the chart's version differs."]},
+                      "description": ["For a repository chart, the version to install: a version or a semver "
+                                      "constraint such as C(~1.2) or C(>=2.0.0 <3.0.0), like C(helm --version); the "
+                                      "default is the newest version that is not a prerelease.",
+                                      "For a local chart, the expected version; the task fails if the chart's "
+                                      "version differs."]},
     "chart_repo_url": {"type": "str",
-                       "description": ["Not supported: charts are read from a local directory or archive."]},
+                       "description": ["URL of the chart repository; I(chart_ref) is then a chart name in its "
+                                       "C(index.yaml). Archives are verified against the index digest and cached "
+                                       "in Helm's content cache (C($HELM_CACHE_HOME/content))."]},
     "release_values": {"type": "dict", "default": {}, "aliases": ["values"],
                        "description": ["Values to pass to the chart (like C(-f) with a values file)."]},
     "values_files": {"type": "list", "elements": "str", "default": [],
@@ -133,12 +160,15 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
     "replace": {"type": "bool", "default": False,
                 "description": ["Accepted for compatibility: an uninstalled release name is always reusable."]},
     "dependency_update": {"type": "bool", "default": False, "aliases": ["dep_up"],
-                          "description": ["Accepted and ignored (needs a helm binary); vendor subcharts in C(charts/)."]},
-    "update_repo_cache": {"type": "bool", "default": False, "description": ["Accepted and ignored."]},
-    "insecure_skip_tls_verify": {"type": "bool", "default": False, "aliases": ["skip_tls_certs_check"],
-                                 "description": ["Accepted and ignored (chart repositories are not used)."]},
-    "plain_http": {"type": "bool", "default": False, "description": ["Accepted and ignored."]},
-}, **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY))
+                          "description": ["Before loading a local chart directory, fetch the dependencies of its "
+                                          "C(Chart.yaml) into C(charts/) and write C(Chart.lock), like C(helm "
+                                          "dependency update) (repositories as URLs, C(@name) or C(file://) paths)."]},
+    "update_repo_cache": {"type": "bool", "default": False,
+                          "description": ["With I(chart_ref=repo_name/chart_name), download the repository's index "
+                                          "again first (C(helm repo update) for that repository)."]},
+    "plain_http": {"type": "bool", "default": False,
+                   "description": ["Accepted and ignored (it only concerns OCI registries, not supported yet)."]},
+}, **copy.deepcopy(REPO_ACCESS), **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY))
 
 ROLLBACK = dict(copy.deepcopy(_NAME), **{
     "revision": {"type": "int", "default": 0,
@@ -160,8 +190,21 @@ RELEASE_INFO = {
     "show_secrets": _TIMING["show_secrets"],
 }
 
-IGNORED = ("binary_path", "update_repo_cache", "dependency_update", "insecure_skip_tls_verify", "plain_http",
-           "skip_schema_validation", "replace")
+REPOSITORY = dict({
+    "repo_name": {"type": "str", "required": True, "aliases": ["name"],
+                  "description": ["Name of the repository (what C(repo_name/chart) references use)."]},
+    "repo_url": {"type": "str", "aliases": ["url"],
+                 "description": ["URL of the chart repository. Required when I(repo_state=present)."]},
+    "repo_state": {"type": "str", "default": "present", "choices": ["present", "absent"], "aliases": ["state"],
+                   "description": ["C(present) adds the repository and downloads its index, like C(helm repo add); "
+                                   "C(absent) removes it and its cached index, like C(helm repo remove)."]},
+    "force_update": {"type": "bool", "default": False, "aliases": ["force"],
+                     "description": ["Replace a repository of the same name with another URL, and download the "
+                                     "index again even when the entry is unchanged (C(helm repo add "
+                                     "--force-update)). Changed only when the entry or the index changed."]},
+}, **copy.deepcopy(REPO_ACCESS))
+
+IGNORED = ("binary_path", "plain_http", "skip_schema_validation", "replace")
 
 
 def argument_spec(*tables):

@@ -117,10 +117,11 @@ def _render(params, engine, client):
     from ..actions.inputs import from_render
     from ..render import RenderError, merge_user_values, render_release
 
-    chart_ref = params.get("chart_ref")
-    if params.get("chart_repo_url") or not chart_ref or not os.path.exists(chart_ref):
-        raise ModuleFailure("chart_ref %s is not a local chart directory or archive (chart repositories and "
-                            "OCI references are not supported)" % chart_ref)
+    from ..repo import RepoError, chart_from_options
+    try:  # repository/URL charts are fetched here, before the release is read or planned
+        chart_ref, want = chart_from_options(params)
+    except RepoError as exc:
+        raise ModuleFailure(str(exc)) from exc
     history = engine.history()
     deployed = [r for r in history if r["info"]["status"] == "deployed"]
     current = deployed[-1] if deployed else (history[-1] if history else None)
@@ -152,7 +153,6 @@ def _render(params, engine, client):
         result = render((history[-1]["version"] + 1) if history else 1, not installed)
     except RenderError as exc:
         raise ModuleFailure(str(exc)) from exc
-    want = params.get("chart_version")
     have = result.chart.metadata.get("version")
     if want and want != have:
         raise ModuleFailure("chart_version %s requested but %s has version %s" % (want, chart_ref, have))
@@ -236,3 +236,22 @@ def run_module(module, run, *args):
     for warning in warnings:
         module.warn(warning)
     module.exit_json(**result)
+
+
+def run_repository(params, check_mode=False):
+    """``helm repo add``/``remove`` for the repository module; idempotent, check mode writes nothing."""
+    from ..repo import RepoError, add_repository, make_entry, remove_repository
+
+    name = params["repo_name"]
+    try:
+        if params.get("repo_state", "present") == "absent":
+            changed, message = remove_repository(name, check_mode)
+        else:
+            entry = make_entry(name, params["repo_url"], params.get("repo_username"), params.get("repo_password"),
+                               params.get("pass_credentials"), params.get("insecure_skip_tls_verify"),
+                               params.get("ca_file"), params.get("cert_file"), params.get("key_file"))
+            changed, message = add_repository(entry, params.get("force_update", False), check_mode)
+    except RepoError as exc:
+        raise ModuleFailure(str(exc)) from exc
+    return {"changed": changed, "repo_name": name, "repo_url": params.get("repo_url"), "stdout": message}, \
+        _warnings(params)
