@@ -73,7 +73,7 @@ def connect(params):
 
 
 def _warnings(params):
-    return ["%s is ignored: helmless.core needs no helm binary or chart repository" % name
+    return ["%s is ignored by helmless.core (see the option's documentation)" % name
             for name in IGNORED if params.get(name)]
 
 

@@ -22,7 +22,7 @@ def _check_chart(options, warnings):
     from ..repo import RepoError, chart_from_options
     for name in IGNORED_OPTIONS:
         if options.get(name):
-            warnings.append("%s is ignored: helmless.core needs no helm binary" % name)
+            warnings.append("%s is ignored: it only concerns a helm binary or an OCI registry" % name)
     try:
         return chart_from_options(options)
     except RepoError as exc:

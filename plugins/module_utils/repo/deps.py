@@ -120,9 +120,14 @@ def _resolve(deps, chart_dir, repos, indexes):
     for dep in deps:
         name, repo = dep["name"], dep.get("repository", "")
         constraint = _constraint(dep)
-        if not repo:
-            if not os.path.isdir(os.path.join(chart_dir, "charts", name)):
-                raise RepoError("directory %s not found" % os.path.join(chart_dir, "charts", name))
+        if not repo:  # vendored in charts/<name>: it must be there and satisfy the constraint
+            vendored = os.path.join(chart_dir, "charts", name)
+            if not os.path.isdir(vendored):
+                raise RepoError("directory %s not found" % vendored)
+            version = _load(vendored).version
+            if not check(constraint, Version.parse(version)):
+                raise RepoError("dependency %s at version %s does not satisfy the constraint %s"
+                                % (name, version, dep.get("version", "")))
             locked.append(_lock(name, dep.get("version", ""), ""))
             continue
         if repo.startswith("file://"):

@@ -4,6 +4,7 @@ import base64
 import functools
 import http.server
 import os
+import ssl
 import threading
 
 import pytest
@@ -44,7 +45,7 @@ def publish(repo_dir, src_dir, charts):
 class Server(object):
     """A static file server; ``requests`` records (path, Authorization header) per request."""
 
-    def __init__(self, directory, credentials=None):
+    def __init__(self, directory, credentials=None, tls=None):
         self.requests = []
         expected = None
         if credentials:
@@ -67,7 +68,16 @@ class Server(object):
 
         self.httpd = http.server.ThreadingHTTPServer(
             ("127.0.0.1", 0), functools.partial(Handler, directory=str(directory)))
-        self.url = "http://127.0.0.1:%d" % self.httpd.server_address[1]
+        scheme = "http"
+        if tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(tls[0], tls[1])
+            if len(tls) > 2:  # (cert, key, client CA): mutual TLS
+                context.verify_mode = ssl.CERT_REQUIRED
+                context.load_verify_locations(tls[2])
+            self.httpd.socket = context.wrap_socket(self.httpd.socket, server_side=True)
+            scheme = "https"
+        self.url = "%s://127.0.0.1:%d" % (scheme, self.httpd.server_address[1])
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
 
@@ -76,12 +86,38 @@ class Server(object):
         self.httpd.server_close()
 
 
+def self_signed(directory, stem="tls"):
+    """A self-signed certificate for 127.0.0.1; returns (cert path, key path)."""
+    import datetime
+    import ipaddress
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(hours=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = (os.path.join(str(directory), stem + ext) for ext in (".crt", ".key"))
+    with open(cert_path, "wb") as handle:
+        handle.write(cert.public_bytes(serialization.Encoding.PEM))
+    with open(key_path, "wb") as handle:
+        handle.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                       serialization.NoEncryption()))
+    return cert_path, key_path
+
+
 @pytest.fixture
 def serve():
     servers = []
 
-    def start(directory, credentials=None):
-        server = Server(directory, credentials)
+    def start(directory, credentials=None, tls=None):
+        server = Server(directory, credentials, tls)
         servers.append(server)
         return server
     yield start

@@ -106,3 +106,22 @@ def test_unresolvable_dependencies_fail_with_helms_message_and_touch_nothing(rep
     assert str(err.value) in str(helm.value)
     assert not os.path.exists(os.path.join(ours, "Chart.lock"))
     assert not os.path.exists(os.path.join(ours, "charts"))
+
+
+@pytest.mark.parametrize("constraint", ["0.4.0", "^0.4", "1.x"])
+def test_vendored_dependencies_without_a_repository_are_checked_like_helm_does(repo, tmp_path, constraint):
+    deps = [{"name": "local", "version": constraint, "repository": ""},
+            {"name": "sub", "version": "0.1.0", "repository": repo.url}]
+    ours, helms = _parent(tmp_path / "ours", deps), _parent(tmp_path / "helm", deps)
+    for path in (ours, helms):
+        shutil.copytree(os.path.join(path, "libs", "local"), os.path.join(path, "charts", "local"))
+    try:
+        _helm(helms)
+    except Exception as exc:  # Helm refuses: so must we, with its message, leaving charts/ as it was
+        with pytest.raises(RepoError) as err:
+            dependency_update(ours)
+        assert str(err.value) in str(exc)
+        assert os.listdir(os.path.join(ours, "charts")) == ["local"]
+        return
+    dependency_update(ours)
+    _same_as_helm(ours, helms)
