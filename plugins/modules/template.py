@@ -24,8 +24,8 @@ options:
     description:
       - The chart, as for M(helmless.core.release) - a local chart directory or archive (C(.tgz)), a chart
         name with I(chart_repo_url), C(repo_name/chart_name) of a repository added with
-        M(helmless.core.repository) or C(helm repo add), or an C(https://) or C(http://) URL of a C(.tgz).
-      - OCI references are not supported yet.
+        M(helmless.core.repository) or C(helm repo add), an C(https://) or C(http://) URL of a C(.tgz), or
+        an OCI reference C(oci://host/path/chart) (optionally C(:version)).
     type: path
     required: true
   chart_version:
@@ -175,7 +175,7 @@ options:
     default: false
   plain_http:
     description:
-      - Ignored (it only concerns OCI registries, not supported yet).
+      - Talk plain HTTP to the OCI registry of an C(oci://) I(chart_ref).
     type: bool
     default: false
 author:

@@ -104,8 +104,9 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
     "chart_ref": {"type": "path",
                   "description": ["The chart: a local chart directory or packaged chart (C(.tgz)), a chart name with "
                                   "I(chart_repo_url), C(repo_name/chart_name) of a repository added with "
-                                  "M(helmless.core.repository) or C(helm repo add), or an C(https://) or C(http://) URL of a "
-                                  "C(.tgz). Required when I(release_state=present)."]},
+                                  "M(helmless.core.repository) or C(helm repo add), an C(https://) or C(http://) URL of a "
+                                  "C(.tgz), or an OCI reference C(oci://host/path/chart) (optionally C(:version)). "
+                                  "Required when I(release_state=present)."]},
     "chart_version": {"type": "str",
                       "description": ["For a repository chart, the version to install: a version or a semver "
                                       "constraint such as C(~1.2) or C(>=2.0.0 <3.0.0), like C(helm --version); the "
@@ -167,7 +168,7 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
                           "description": ["With I(chart_ref=repo_name/chart_name), download the repository's index "
                                           "again first (C(helm repo update) for that repository)."]},
     "plain_http": {"type": "bool", "default": False,
-                   "description": ["Accepted and ignored (it only concerns OCI registries, not supported yet)."]},
+                   "description": ["Talk plain HTTP to the OCI registry of an C(oci://) I(chart_ref)."]},
 }, **copy.deepcopy(REPO_ACCESS), **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY))
 
 ROLLBACK = dict(copy.deepcopy(_NAME), **{
@@ -204,7 +205,7 @@ REPOSITORY = dict({
                                      "--force-update)). Changed only when the entry or the index changed."]},
 }, **copy.deepcopy(REPO_ACCESS))
 
-IGNORED = ("binary_path", "plain_http", "skip_schema_validation", "replace")
+IGNORED = ("binary_path", "skip_schema_validation", "replace")
 
 
 def argument_spec(*tables):

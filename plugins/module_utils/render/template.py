@@ -8,8 +8,8 @@ import os
 from . import RenderError, render_release
 from .manifest import SOURCE_HEADER, ManifestError, template_output
 
-# helm_template options that only mean something to a helm binary or an OCI registry.
-IGNORED_OPTIONS = ("binary_path", "plain_http")
+# helm_template options that only mean something to a helm binary.
+IGNORED_OPTIONS = ("binary_path",)
 
 
 class TemplateError(Exception):
@@ -22,7 +22,7 @@ def _check_chart(options, warnings):
     from ..repo import RepoError, chart_from_options
     for name in IGNORED_OPTIONS:
         if options.get(name):
-            warnings.append("%s is ignored: it only concerns a helm binary or an OCI registry" % name)
+            warnings.append("%s is ignored: helmless.core needs no helm binary" % name)
     try:
         return chart_from_options(options)
     except RepoError as exc:

@@ -31,7 +31,7 @@ def chart_from_options(params):
     access = access_from_options(params)
     located = locate_chart(params.get("chart_ref"), params.get("chart_version") or None,
                            params.get("chart_repo_url") or None, access,
-                           bool(params.get("update_repo_cache")))
+                           bool(params.get("update_repo_cache")), bool(params.get("plain_http")))
     if params.get("dependency_update") and not located.remote and os.path.isdir(located.path):
-        dependency_update(located.path, access)
+        dependency_update(located.path, access, bool(params.get("plain_http")))
     return located.path, (None if located.remote else params.get("chart_version") or None)

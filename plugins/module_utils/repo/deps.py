@@ -68,7 +68,8 @@ def _repositories(deps, chart_dir, access):
             _local_path(repo, chart_dir)
             continue
         if repo.startswith("oci://"):
-            raise RepoError('dependency "%s": OCI repositories (%s) are not supported yet' % (dep["name"], repo))
+            out[dep["name"]] = (repo, access, None)
+            continue
         entry = None
         for candidate in entries:
             if repo in ("@" + candidate["name"], "alias:" + candidate["name"]):
@@ -96,7 +97,7 @@ def _indexes(repos):
     """One fresh index per repository (configured ones also refresh Helm's cache, like repo update)."""
     indexes = {}
     for url, access, entry in repos.values():
-        if url in indexes:
+        if url in indexes or url.startswith("oci://"):
             continue
         if entry is not None:
             indexes[url] = download_index(entry)[0]
@@ -114,8 +115,9 @@ def _lock(name, version, repository):
     return out
 
 
-def _resolve(deps, chart_dir, repos, indexes):
+def _resolve(deps, chart_dir, repos, indexes, plain_http=False):
     """Helm's Resolver.Resolve: the locked (name, repository, version) of every dependency."""
+    from .oci import tag_versions
     locked, missing = [], []
     for dep in deps:
         name, repo = dep["name"], dep.get("repository", "")
@@ -138,7 +140,11 @@ def _resolve(deps, chart_dir, repos, indexes):
             locked.append(_lock(name, chart.version, repo))
             continue
         url = repos[name][0]
-        versions = indexes[url]["entries"].get(name)
+        if url.startswith("oci://"):  # the registry's tags, newest first
+            versions = [{"version": v, "urls": ["oci"]}
+                        for v in tag_versions("%s/%s" % (url.rstrip("/"), name), repos[name][1], plain_http)]
+        else:
+            versions = indexes[url]["entries"].get(name)
         if versions is None:
             raise RepoError("%s chart not found in repo %s" % (name, url))
         found = None
@@ -184,7 +190,7 @@ def hash_req(req, locked):
     return "sha256:" + hashlib.sha256(("[%s,%s]" % (deps(req), deps(locked))).encode("utf-8")).hexdigest()
 
 
-def dependency_update(chart_dir, access=None):
+def dependency_update(chart_dir, access=None, plain_http=False):
     """Update ``chart_dir``'s ``charts/`` and ``Chart.lock``; returns True when anything was written."""
     if not os.path.isdir(chart_dir):
         raise RepoError("dependency_update: only unpacked charts can be updated (%s is not a directory)" % chart_dir)
@@ -195,7 +201,7 @@ def dependency_update(chart_dir, access=None):
     access = access or Access()
     repos = _repositories(deps, chart_dir, access)
     indexes = _indexes(repos)
-    locked = _resolve(deps, chart_dir, repos, indexes)
+    locked = _resolve(deps, chart_dir, repos, indexes, plain_http)
     archives = []
     for dep, lock in zip(deps, locked):
         if not lock["repository"]:
@@ -205,6 +211,12 @@ def dependency_update(chart_dir, access=None):
             archives.append((dep["name"], "%s-%s.tgz" % (sub.name, sub.version), package_dir(sub)))
             continue
         url, dep_access, _ = repos[dep["name"]]
+        if url.startswith("oci://"):
+            from .oci import pull
+            ref = "%s/%s:%s" % (url.rstrip("/"), dep["name"], lock["version"])
+            archives.append((dep["name"], "%s-%s.tgz" % (dep["name"], lock["version"]),
+                             pull(ref, None, dep_access, plain_http)[0]))
+            continue
         item = find(indexes[url], dep["name"], lock["version"], url)
         chart_url = resolve_reference_url(url, item["urls"][0])
         label = 'dependency "%s" version "%s" (%s)' % (dep["name"], lock["version"], chart_url)

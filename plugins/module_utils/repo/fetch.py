@@ -66,19 +66,19 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
         return new
 
 
-def get(href, access=None, accept=None):
-    """The body of ``href`` as bytes; RepoError with Helm's wording on any failure."""
+def request(href, access=None, headers=None):
+    """GET ``href``: ``(status line, body, response headers)``; RepoError only when no answer arrives."""
     access = access or Access()
     scheme = urllib.parse.urlsplit(href).scheme
     if scheme not in ("http", "https"):
-        raise RepoError('could not find protocol handler for: %s (only http, https and local charts are '
-                        'supported; OCI registries are not yet)' % scheme)
-    request = urllib.request.Request(href, headers={"User-Agent": USER_AGENT})
-    if accept:
-        request.add_header("Accept", accept)
-    if access.sends_credentials_to(href):
+        raise RepoError('could not find protocol handler for: %s (only http, https, oci and local charts are '
+                        'supported)' % scheme)
+    req = urllib.request.Request(href, headers={"User-Agent": USER_AGENT})
+    for key, value in (headers or {}).items():
+        req.add_header(key, value)
+    if access.sends_credentials_to(href) and "Authorization" not in (headers or {}):
         token = base64.b64encode(("%s:%s" % (access.username, access.password)).encode("utf-8")).decode("ascii")
-        request.add_header("Authorization", "Basic " + token)
+        req.add_header("Authorization", "Basic " + token)
     handlers = [_Redirects()]
     if scheme == "https":
         try:
@@ -87,17 +87,23 @@ def get(href, access=None, accept=None):
             raise RepoError("can't create TLS config for %s: %s" % (href, exc))
     opener = urllib.request.build_opener(*handlers)
     try:
-        with opener.open(request, timeout=TIMEOUT) as response:
+        with opener.open(req, timeout=TIMEOUT) as response:
             data = response.read(MAX_SIZE + 1)
-            status = response.status
+            status, reply = "%d %s" % (response.status, response.reason), response.headers
     except urllib.error.HTTPError as exc:
-        raise RepoError("failed to fetch %s : %d %s" % (href, exc.code, exc.reason))
+        return "%d %s" % (exc.code, exc.reason), b"", exc.headers
     except urllib.error.URLError as exc:
         raise RepoError('Get "%s": %s' % (href, exc.reason))
     except (OSError, ValueError) as exc:
         raise RepoError('Get "%s": %s' % (href, exc))
-    if status != 200:
-        raise RepoError("failed to fetch %s : %d" % (href, status))
     if len(data) > MAX_SIZE:
         raise RepoError("%s is larger than %d bytes" % (href, MAX_SIZE))
+    return status, data, reply
+
+
+def get(href, access=None, accept=None):
+    """The body of ``href`` as bytes; RepoError with Helm's wording on any failure."""
+    status, data, _ = request(href, access, {"Accept": accept} if accept else None)
+    if not status.startswith("200 "):
+        raise RepoError("failed to fetch %s : %s" % (href, status))
     return data

@@ -22,16 +22,16 @@ class Located(object):
         self.path, self.source, self.version, self.remote = path, source, version, remote
 
 
-def locate_chart(chart_ref, version=None, repo_url=None, access=None, update_repo_cache=False):
-    """Resolve ``chart_ref``; ``access`` carries credentials/TLS (``Access``), ``version`` a constraint."""
+def locate_chart(chart_ref, version=None, repo_url=None, access=None, update_repo_cache=False, plain_http=False):
+    """Resolve ``chart_ref``; ``access`` carries credentials/TLS (``Access``), ``version`` a constraint;
+    ``plain_http`` talks HTTP to an OCI registry."""
     access = access or Access()
     if not chart_ref:
         raise RepoError("chart_ref is required")
     if repo_url:
         return _from_repo_url(chart_ref, version, repo_url, access)
     if chart_ref.startswith("oci://"):
-        raise RepoError("chart_ref %s: OCI registries are not supported yet; use a chart repository, a URL to "
-                        "a .tgz or a local chart" % chart_ref)
+        return _from_oci(chart_ref, version, access, plain_http)
     if os.path.exists(chart_ref):
         return Located(chart_ref, chart_ref)
     if os.path.isabs(chart_ref) or chart_ref.startswith("."):
@@ -70,6 +70,14 @@ def _from_repo_url(name, version, repo_url, access):
     url = resolve_reference_url(repo_url, entry["urls"][0])
     path = download(url, entry.get("digest"), scoped, 'chart "%s" version "%s" (%s)' % (name, entry["version"], url))
     return Located(path, url, entry["version"], remote=True)
+
+
+def _from_oci(ref, version, access, plain_http):
+    from .oci import pull
+    data, digest, picked = pull(ref, version, access, plain_http)
+    hit = cache.lookup(digest)
+    path = hit or cache.store(data, digest, "%s version %s" % (ref, picked or "(digest)"))
+    return Located(path, ref, picked, remote=True)
 
 
 def _from_url(url, access):

@@ -125,7 +125,7 @@ def test_local_charts_keep_the_exact_version_check_and_bad_references_fail_clear
     local = write_chart(tmp_path, "mine", "1.0.0")
     assert chart_from_options({"chart_ref": local, "chart_version": "2.0.0"}) == (local, "2.0.0")
     for ref, text in [("./missing", 'path "./missing" not found'), ("plain", "repo_name/chart_name"),
-                      ("oci://example.com/charts/x", "OCI registries are not supported yet")]:
+                      ("ftp://example.com/x.tgz", "unsupported scheme ftp")]:
         with pytest.raises(RepoError) as err:
             locate_chart(ref)
         assert text in str(err.value)
