@@ -64,3 +64,63 @@ def oci_registry():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+class TokenAuthProxy(object):
+    """A registry front that demands a bearer token (the Docker token flow): ``/token`` hands one out for
+    the right Basic credentials, ``/v2/`` reads are forwarded to ``backend`` only with it."""
+
+    def __init__(self, backend, username, password):
+        import base64
+        import http.server
+        import threading
+        import urllib.error
+        import urllib.request
+
+        basic = "Basic " + base64.b64encode(("%s:%s" % (username, password)).encode()).decode()
+        proxy = self
+        self.seen = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _reply(self, code, body=b"", headers=()):
+                self.send_response(code)
+                for key, value in headers:
+                    self.send_header(key, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(body)
+
+            def do_GET(self):
+                auth = self.headers.get("Authorization")
+                proxy.seen.append((self.path, auth))
+                if self.path.startswith("/token"):
+                    if auth != basic:
+                        return self._reply(401)
+                    return self._reply(200, b'{"token": "granted"}', [("Content-Type", "application/json")])
+                if auth != "Bearer granted":
+                    challenge = 'Bearer realm="http://%s/token",service="test"' % proxy.address
+                    return self._reply(401, b"{}", [("WWW-Authenticate", challenge)])
+                request = urllib.request.Request("http://%s%s" % (backend, self.path), method=self.command,
+                                                 headers={k: v for k, v in self.headers.items()
+                                                          if k.lower() in ("accept",)})
+                try:
+                    with urllib.request.build_opener().open(request) as answer:
+                        body, code, headers = answer.read(), answer.status, answer.headers.items()
+                except urllib.error.HTTPError as exc:
+                    body, code, headers = exc.read(), exc.code, exc.headers.items()
+                keep = [(k, v) for k, v in headers if k.lower() in ("content-type", "docker-content-digest")]
+                self._reply(code, body, keep)
+
+            do_HEAD = do_GET
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.address = "127.0.0.1:%d" % self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()

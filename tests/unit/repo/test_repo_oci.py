@@ -76,3 +76,25 @@ def test_oci_dependencies_match_helm_dependency_update(pushed, tmp_path):
     for item in lock:
         item.pop("generated")
     assert lock[0] == lock[1]
+
+
+def test_oci_registries_behind_token_auth_take_repo_username_and_password(pushed, oci_registry, tmp_path):
+    from helm_python import RegistryClient
+    from ocikit import TokenAuthProxy
+    proxy = TokenAuthProxy(oci_registry, "robot", "t0ken-pass")
+    try:
+        ref = pushed.replace(oci_registry, proxy.address)
+        (tmp_path / "helm").mkdir()
+        client = RegistryClient(plain_http=True, credentials_file=str(tmp_path / "registry.json"))
+        client.login(proxy.address, "robot", "t0ken-pass", plain_http=True)
+        client.pull(ref, version="^1", destination=str(tmp_path / "helm"), plain_http=True)
+        client.close()
+        (archive,) = os.listdir(str(tmp_path / "helm"))
+        options = {"chart_ref": ref, "chart_version": "^1", "plain_http": True}
+        with pytest.raises(RepoError) as err:
+            chart_from_options(options)
+        assert "401" in str(err.value)
+        path, _ = chart_from_options(dict(options, repo_username="robot", repo_password="t0ken-pass"))
+        assert open(path, "rb").read() == (tmp_path / "helm" / archive).read_bytes()
+    finally:
+        proxy.close()
