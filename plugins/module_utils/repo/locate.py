@@ -1,8 +1,9 @@
 """Helm's ``LocateChart``: turn ``chart_ref`` (+ repository options) into a local chart path.
 
 Order as in Helm: with ``repo_url`` the index is fetched and ``chart_ref`` is a chart name; else an
-existing local path is used as is; else an ``http(s)://`` URL is downloaded; else ``repo/chart`` is
-looked up in the repositories file and its cached index. Remote archives land in the content cache
+``oci://`` reference is pulled from its registry; else an existing local path is used as is; else an
+``http(s)://`` URL is downloaded; else ``repo/chart`` is looked up in the repositories file and its
+cached index. Remote archives land in the content cache
 and are verified against the index digest; every failure happens before anything touches a cluster.
 """
 import os
@@ -49,6 +50,7 @@ def locate_chart(chart_ref, version=None, repo_url=None, access=None, update_rep
 
 
 def download(url, digest, access, label):
+    """The cached archive for ``digest``, else ``url`` downloaded, verified and cached; returns its path."""
     expected = cache.normal_digest(digest)
     hit = cache.lookup(expected)
     if hit:
@@ -75,8 +77,7 @@ def _from_repo_url(name, version, repo_url, access):
 def _from_oci(ref, version, access, plain_http):
     from .oci import pull
     data, digest, picked = pull(ref, version, access, plain_http)
-    hit = cache.lookup(digest)
-    path = hit or cache.store(data, digest, "%s version %s" % (ref, picked or "(digest)"))
+    path = cache.store(data, digest, "%s version %s" % (ref, picked or "(digest)"))
     return Located(path, ref, picked, remote=True)
 
 
