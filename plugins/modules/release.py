@@ -8,7 +8,8 @@ module: release
 short_description: Install, upgrade or uninstall a Helm chart release (no helm binary)
 version_added: 0.1.0
 description:
-  - Renders a local chart exactly as Helm 4 does, plans the change against the release's stored revision
+  - Renders a chart (a local directory or archive, a chart from a Helm chart repository, or a C(.tgz) URL)
+    exactly as Helm 4 does, plans the change against the release's stored revision
     and the live objects, and applies it, storing revisions in Helm's own format so C(helm list),
     C(history), C(upgrade), C(rollback) and C(uninstall) keep working.
   - Options and the C(status) return follow M(kubernetes.core.helm); a playbook needs only the FQCN changed.
@@ -40,6 +41,21 @@ EXAMPLES = r"""
     values:
       replicaCount: 2
     wait: true
+
+- name: Install a chart from a chart repository (newest 15.x)
+  helmless.core.release:
+    name: cache
+    namespace: cache
+    chart_ref: redis
+    chart_repo_url: https://charts.example.com/stable
+    chart_version: "~15"
+
+- name: Install repo_name/chart from a repository added with helmless.core.repository
+  helmless.core.release:
+    name: web
+    namespace: web
+    chart_ref: example/nginx
+    update_repo_cache: true
 
 - name: Preview an upgrade (no write) with per-object before/after
   helmless.core.release:

@@ -15,6 +15,8 @@ description:
     manifest exactly as Helm would store it, the notes, hooks, CRDs and the parsed resources.
   - Options follow C(kubernetes.core.helm_template); a task written for it needs only its FQCN
     changed. Options that only make sense for a helm binary are accepted and ignored with a warning.
+  - Charts can come from Helm chart repositories or URLs (fetched, verified against the index digest and
+    cached as Helm 4 does).
   - No cluster is contacted, so C(lookup) returns an empty map and C(.Capabilities) are Helm 4.2's
     defaults unless I(kube_version)/I(api_versions) are given.
 author:
@@ -37,6 +39,12 @@ EXAMPLES = r"""
   ansible.builtin.copy:
     dest: /tmp/podinfo.yaml
     content: "{{ out.stdout }}"
+
+- name: Render a chart from a chart repository
+  helmless.core.template:
+    chart_ref: podinfo
+    chart_repo_url: https://stefanprodan.github.io/podinfo
+    chart_version: ">=6.0.0 <7.0.0"
 
 - name: Only the deployment, with CRDs and a --set
   helmless.core.template:

@@ -10,7 +10,7 @@ import yaml
 
 from collection_support import ROOT, build_and_install, isolated_env, run, tool
 
-MODULES = ("release", "rollback", "release_info", "template")
+MODULES = ("release", "rollback", "release_info", "template", "repository")
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +80,8 @@ def test_ansible_doc_renders_every_plugin(plugin, kind):
     assert doc["examples"].strip()
     assert doc["return"]
     if kind == "module":
-        assert "release_name" in doc["doc"]["options"] or plugin.endswith("template")
+        assert ("repo_name" if plugin.endswith("repository") else "release_name") in doc["doc"]["options"] \
+            or plugin.endswith("template")
         text = run([tool("ansible-doc"), "-t", kind, plugin], env=env)
         assert text.returncode == 0 and "OPTIONS" in text.stdout and "EXAMPLES" in text.stdout, text.stderr
 

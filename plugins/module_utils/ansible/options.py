@@ -37,6 +37,24 @@ CONNECTION = {
         "description": ["Where release records are kept, as Helm's C(HELM_DRIVER)."]},
 }
 
+# How to reach a chart repository (release, template and repository modules).
+REPO_ACCESS = {
+    "repo_username": {"type": "str", "aliases": ["username"],
+                      "description": ["Username for a chart repository with Basic authentication."]},
+    "repo_password": {"type": "str", "no_log": True, "aliases": ["password"],
+                      "description": ["Password for a chart repository with Basic authentication."]},
+    "pass_credentials": {"type": "bool", "default": False, "no_log": False,
+                         "description": ["Send the repository credentials to every host (chart archives served "
+                                         "from another host than the repository included), as Helm's "
+                                         "C(--pass-credentials). By default they only go to the repository's "
+                                         "scheme, host and port."]},
+    "insecure_skip_tls_verify": {"type": "bool", "default": False, "aliases": ["skip_tls_certs_check"],
+                                 "description": ["Do not verify the chart repository's TLS certificate."]},
+    "ca_file": {"type": "path", "description": ["CA bundle to verify the chart repository's certificate."]},
+    "cert_file": {"type": "path", "description": ["Client certificate for the chart repository (mutual TLS)."]},
+    "key_file": {"type": "path", "description": ["Key of I(cert_file)."]},
+}
+
 _NAME = {
     "release_name": {"type": "str", "required": True, "aliases": ["name"],
                      "description": ["Name of the release (Helm's rules: lowercase DNS-1123, at most 53 characters)."]},
@@ -82,11 +100,21 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
     "release_state": {"type": "str", "default": "present", "choices": ["present", "absent"], "aliases": ["state"],
                       "description": ["C(present) installs or upgrades the release; C(absent) uninstalls it."]},
     "chart_ref": {"type": "path",
-                  "description": ["Chart directory or packaged chart (C(.tgz)). Required when I(release_state=present)."]},
+                  "description": ["The chart: a local chart directory or packaged chart (C(.tgz)), a chart name with "
+                                  "I(chart_repo_url), C(repo_name/chart_name) of a repository added with "
+                                  "M(helmless.core.repository) or C(helm repo add), an C(https://) or C(http://) URL of a "
+                                  "C(.tgz), or an OCI reference C(oci://host/path/chart) (optionally C(:version)). "
+                                  "Required when I(release_state=present)."]},
     "chart_version": {"type": "str",
-                      "description": ["Expected chart version; the task fails if the chart's version differs."]},
+                      "description": ["For a repository chart, the version to install: a version or a semver "
+                                      "constraint such as C(~1.2) or C(>=2.0.0 <3.0.0), like C(helm --version); the "
+                                      "default is the newest version that is not a prerelease.",
+                                      "For a local chart, the expected version; the task fails if the chart's "
+                                      "version differs."]},
     "chart_repo_url": {"type": "str",
-                       "description": ["Not supported: charts are read from a local directory or archive."]},
+                       "description": ["URL of the chart repository; I(chart_ref) is then a chart name in its "
+                                       "C(index.yaml). Archives are verified against the index digest and cached "
+                                       "in Helm's content cache (C($HELM_CACHE_HOME/content))."]},
     "release_values": {"type": "dict", "default": {}, "aliases": ["values"],
                        "description": ["Values to pass to the chart (like C(-f) with a values file)."]},
     "values_files": {"type": "list", "elements": "str", "default": [],
@@ -132,12 +160,15 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
     "replace": {"type": "bool", "default": False,
                 "description": ["Accepted for compatibility: an uninstalled release name is always reusable."]},
     "dependency_update": {"type": "bool", "default": False, "aliases": ["dep_up"],
-                          "description": ["Accepted and ignored (needs a helm binary); vendor subcharts in C(charts/)."]},
-    "update_repo_cache": {"type": "bool", "default": False, "description": ["Accepted and ignored."]},
-    "insecure_skip_tls_verify": {"type": "bool", "default": False, "aliases": ["skip_tls_certs_check"],
-                                 "description": ["Accepted and ignored (chart repositories are not used)."]},
-    "plain_http": {"type": "bool", "default": False, "description": ["Accepted and ignored."]},
-}, **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY))
+                          "description": ["Before loading a local chart directory, fetch the dependencies of its "
+                                          "C(Chart.yaml) into C(charts/) and write C(Chart.lock), like C(helm "
+                                          "dependency update) (repositories as URLs, C(@name) or C(file://) paths)."]},
+    "update_repo_cache": {"type": "bool", "default": False,
+                          "description": ["With I(chart_ref=repo_name/chart_name), download the repository's index "
+                                          "again first (C(helm repo update) for that repository)."]},
+    "plain_http": {"type": "bool", "default": False,
+                   "description": ["Talk plain HTTP to the OCI registry of an C(oci://) I(chart_ref)."]},
+}, **copy.deepcopy(REPO_ACCESS), **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY))
 
 ROLLBACK = dict(copy.deepcopy(_NAME), **{
     "revision": {"type": "int", "default": 0,
@@ -159,14 +190,21 @@ RELEASE_INFO = {
     "show_secrets": _TIMING["show_secrets"],
 }
 
-TEMPLATE = {
+TEMPLATE = dict({
     "chart_ref": {"type": "path", "required": True,
-                  "description": ["Path of a local chart directory or packaged chart archive (C(.tgz)).",
-                                  "Repository and OCI references are not supported (charts are rendered offline)."]},
+                  "description": ["The chart, as for M(helmless.core.release) - a local chart directory or archive "
+                                  "(C(.tgz)), a chart name with I(chart_repo_url), C(repo_name/chart_name) of a "
+                                  "repository added with M(helmless.core.repository) or C(helm repo add), an "
+                                  "C(https://) or C(http://) URL of a C(.tgz), or an OCI reference "
+                                  "C(oci://host/path/chart) (optionally C(:version))."]},
     "chart_version": {"type": "str",
-                      "description": ["Chart version expected; a local chart of another version is rendered anyway, "
-                                      "with a warning."]},
-    "chart_repo_url": {"type": "str", "description": ["Accepted for compatibility; not supported offline (warns)."]},
+                      "description": ["For a repository chart, the version to render - a version or semver constraint "
+                                      "like C(helm --version) (default - the newest version that is not a prerelease).",
+                                      "For a local chart, the version expected; a chart of another version is "
+                                      "rendered anyway, with a warning."]},
+    "chart_repo_url": {"type": "str",
+                       "description": ["URL of the chart repository; I(chart_ref) is then a chart name in its "
+                                       "C(index.yaml)."]},
     "release_name": {"type": "str", "default": "release-name", "aliases": ["name"],
                      "description": ["Release name (C(.Release.Name))."]},
     "release_namespace": {"type": "str", "default": "default", "aliases": ["namespace"],
@@ -197,8 +235,8 @@ TEMPLATE = {
     "disable_hook": {"type": "bool", "default": False,
                      "description": ["Leave hooks out of the output (C(--no-hooks))."]},
     "dependency_update": {"type": "bool", "default": False, "aliases": ["dep_up"],
-                          "description": ["Accepted for compatibility; subcharts are used as vendored under "
-                                          "C(charts/) (warns)."]},
+                          "description": ["Before loading a local chart directory, fetch its C(Chart.yaml) dependencies "
+                                          "into C(charts/) and write C(Chart.lock), like C(helm dependency update)."]},
     "is_upgrade": {"type": "bool", "default": False,
                    "description": ["Render as an upgrade (C(.Release.IsUpgrade) true, C(.Release.IsInstall) false)."]},
     "kube_version": {"type": "str",
@@ -213,13 +251,31 @@ TEMPLATE = {
     "enable_plugins": {"type": "bool", "default": False,
                        "description": ["Allow kustomize exec plugins in I(post_renderer)."]},
     "binary_path": {"type": "path", "description": ["Ignored (no helm binary is used)."]},
-    "update_repo_cache": {"type": "bool", "default": False, "description": ["Ignored."]},
-    "insecure_registry": {"type": "bool", "default": False, "description": ["Ignored."]},
-    "plain_http": {"type": "bool", "default": False, "description": ["Ignored."]},
-}
+    "update_repo_cache": {"type": "bool", "default": False,
+                          "description": ["With I(chart_ref=repo_name/chart_name), download the repository index "
+                                          "again first."]},
+    "insecure_registry": {"type": "bool", "default": False,
+                          "description": ["Do not verify the chart repository's TLS certificate "
+                                          "(C(--insecure-skip-tls-verify))."]},
+    "plain_http": {"type": "bool", "default": False,
+                   "description": ["Talk plain HTTP to the OCI registry of an C(oci://) I(chart_ref)."]},
+}, **{k: copy.deepcopy(v) for k, v in REPO_ACCESS.items() if k != "insecure_skip_tls_verify"})
 
-IGNORED = ("binary_path", "update_repo_cache", "dependency_update", "insecure_skip_tls_verify", "plain_http",
-           "replace")
+REPOSITORY = dict({
+    "repo_name": {"type": "str", "required": True, "aliases": ["name"],
+                  "description": ["Name of the repository (what C(repo_name/chart) references use)."]},
+    "repo_url": {"type": "str", "aliases": ["url"],
+                 "description": ["URL of the chart repository. Required when I(repo_state=present)."]},
+    "repo_state": {"type": "str", "default": "present", "choices": ["present", "absent"], "aliases": ["state"],
+                   "description": ["C(present) adds the repository and downloads its index, like C(helm repo add); "
+                                   "C(absent) removes it and its cached index, like C(helm repo remove)."]},
+    "force_update": {"type": "bool", "default": False, "aliases": ["force"],
+                     "description": ["Replace a repository of the same name with another URL, and download the "
+                                     "index again even when the entry is unchanged (C(helm repo add "
+                                     "--force-update)). Changed only when the entry or the index changed."]},
+}, **copy.deepcopy(REPO_ACCESS))
+
+IGNORED = ("binary_path", "replace")
 
 
 def argument_spec(*tables):

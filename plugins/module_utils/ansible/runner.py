@@ -74,7 +74,7 @@ def connect(params):
 
 
 def _warnings(params):
-    return ["%s is ignored: helmless.core needs no helm binary or chart repository" % name
+    return ["%s is ignored by helmless.core (see the option's documentation)" % name
             for name in IGNORED if params.get(name)]
 
 
@@ -119,10 +119,13 @@ def _render(params, engine, client, progress):
     from ..actions.inputs import from_render
     from ..render import RenderError, merge_user_values, render_release
 
-    chart_ref = params.get("chart_ref")
-    if params.get("chart_repo_url") or not chart_ref or not os.path.exists(chart_ref):
-        raise ModuleFailure("chart_ref %s is not a local chart directory or archive (chart repositories and "
-                            "OCI references are not supported)" % chart_ref)
+    from ..repo import RepoError, chart_from_options
+    try:  # repository/URL charts are fetched here, before the release is read or planned
+        chart_ref, want = chart_from_options(params)
+    except RepoError as exc:
+        raise ModuleFailure(str(exc)) from exc
+    if chart_ref != params.get("chart_ref"):
+        progress("chart", "%s fetched to %s" % (params.get("chart_ref"), chart_ref))
     history = engine.history()
     deployed = [r for r in history if r["info"]["status"] == "deployed"]
     current = deployed[-1] if deployed else (history[-1] if history else None)
@@ -146,19 +149,18 @@ def _render(params, engine, client, progress):
                 enable_plugins=params.get("enable_plugins", False),
                 skip_schema_validation=params.get("skip_schema_validation", False))
 
+        same = False
         if installed and current is history[-1] and current["info"]["status"] == "deployed":
             # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
             # then) so charts that print their revision stay idempotent; only a real change renders anew.
-            again = render(current["version"], _was_install(current))
-            if not content_differs(current, from_render(again)):
-                progress("render", "%s: same content as revision %d" % (_rendered(again), current["version"]))
-                return from_render(again)
-        result = render((history[-1]["version"] + 1) if history else 1, not installed)
+            result = render(current["version"], _was_install(current))
+            same = not content_differs(current, from_render(result))
+        if not same:
+            result = render((history[-1]["version"] + 1) if history else 1, not installed)
     except RenderError as exc:
         progress("render", "failed: %s" % exc)
         raise ModuleFailure(str(exc), {"progress": progress.lines}) from exc
-    progress("render", _rendered(result))
-    want = params.get("chart_version")
+    progress("render", _rendered(result) + (": same content as revision %d" % current["version"] if same else ""))
     have = result.chart.metadata.get("version")
     if want and want != have:
         raise ModuleFailure("chart_version %s requested but %s has version %s" % (want, chart_ref, have))
@@ -251,3 +253,22 @@ def run_module(module, run, *args):
     for warning in warnings:
         module.warn(warning)
     module.exit_json(**result)
+
+
+def run_repository(params, check_mode=False):
+    """``helm repo add``/``remove`` for the repository module; idempotent, check mode writes nothing."""
+    from ..repo import RepoError, add_repository, make_entry, remove_repository
+
+    name = params["repo_name"]
+    try:
+        if params.get("repo_state", "present") == "absent":
+            changed, message = remove_repository(name, check_mode)
+        else:
+            entry = make_entry(name, params["repo_url"], params.get("repo_username"), params.get("repo_password"),
+                               params.get("pass_credentials"), params.get("insecure_skip_tls_verify"),
+                               params.get("ca_file"), params.get("cert_file"), params.get("key_file"))
+            changed, message = add_repository(entry, params.get("force_update", False), check_mode)
+    except RepoError as exc:
+        raise ModuleFailure(str(exc)) from exc
+    return {"changed": changed, "repo_name": name, "repo_url": params.get("repo_url"), "stdout": message}, \
+        _warnings(params)

@@ -8,8 +8,8 @@ import os
 from . import RenderError, render_release
 from .manifest import SOURCE_HEADER, ManifestError, template_output
 
-# helm_template options that only mean something to a helm binary or a chart repository.
-IGNORED_OPTIONS = ("binary_path", "update_repo_cache", "insecure_registry", "plain_http")
+# helm_template options that only mean something to a helm binary.
+IGNORED_OPTIONS = ("binary_path",)
 
 
 class TemplateError(Exception):
@@ -17,19 +17,16 @@ class TemplateError(Exception):
 
 
 def _check_chart(options, warnings):
-    chart_ref = options["chart_ref"]
-    if options.get("chart_repo_url"):
-        warnings.append("chart_repo_url is not supported (charts are rendered offline); "
-                        "chart_ref must be a local chart directory or archive")
-    if options.get("dependency_update"):
-        warnings.append("dependency_update is ignored: subcharts are taken as vendored under charts/")
+    """The local chart path: repository/URL charts are fetched (and dependencies updated) first.
+    Returns ``(path, version a local chart is expected to have or None)``."""
+    from ..repo import RepoError, chart_from_options
     for name in IGNORED_OPTIONS:
         if options.get(name):
             warnings.append("%s is ignored: helmless.core needs no helm binary" % name)
-    if not os.path.exists(chart_ref):
-        raise TemplateError("chart_ref %s is not a local chart directory or archive (repository "
-                            "and OCI references are not supported offline)" % chart_ref)
-    return chart_ref
+    try:
+        return chart_from_options(options)
+    except RepoError as exc:
+        raise TemplateError(str(exc))
 
 
 def run_template(options):
@@ -40,7 +37,7 @@ def run_template(options):
     and ``files`` lists them.
     """
     warnings = []
-    chart_ref = _check_chart(options, warnings)
+    chart_ref, wanted = _check_chart(options, warnings)
     try:
         result = render_release(
             chart_ref,
@@ -59,7 +56,6 @@ def run_template(options):
     except RenderError as exc:
         raise TemplateError(str(exc))
     warnings.extend(result.warnings)
-    wanted = options.get("chart_version")
     if wanted and wanted.lstrip("v") != str(result.chart.version).lstrip("v"):
         warnings.append("chart_version %s ignored: the local chart is version %s"
                         % (wanted, result.chart.version))

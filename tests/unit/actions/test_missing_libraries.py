@@ -35,6 +35,7 @@ def _run_without(libraries, module, args, tmp_path):
     ("release", {"name": "web", "namespace": "apps", "chart_ref": "chart"}),
     ("rollback", {"name": "web", "namespace": "apps"}),
     ("release_info", {"namespace": "apps"}),
+    ("repository", {"name": "example", "url": "https://charts.example.com"}),
 ])
 def test_every_module_without_pyyaml_fails_naming_pyyaml(module, args, tmp_path):
     result = _run_without(["yaml"], module, args, tmp_path)

@@ -93,13 +93,14 @@ def test_module_fails_with_helms_message_on_a_template_error(chart, tmp_path):
     assert result["msg"] == "execution error at (demo/templates/bad.yaml:1:6): tag is required"
 
 
-def test_module_warns_about_options_that_need_a_repository(chart, tmp_path):
-    result = _run_module({"chart_ref": chart, "chart_version": "9.9.9", "dependency_update": True}, tmp_path)
+def test_module_warns_when_the_local_chart_has_another_version(chart, tmp_path):
+    result = _run_module({"chart_ref": chart, "chart_version": "9.9.9", "dependency_update": True,
+                          "binary_path": "/usr/bin/helm"}, tmp_path)
     assert not result.get("failed"), result
-    warnings = " ".join(w if isinstance(w, str) else w.get("msg", str(w))
-                        for w in result.get("warnings", []))
-    assert "chart_version 9.9.9 ignored" in warnings
-    assert "dependency_update is ignored" in warnings
+    warnings = [str(w) for w in result.get("warnings", [])]
+    assert len(warnings) == 2, warnings
+    assert "chart_version 9.9.9 ignored" in " ".join(warnings)
+    assert "binary_path is ignored" in " ".join(warnings)
 
 
 def test_playbook_renders_with_the_collection_fqcn(chart, tmp_path):

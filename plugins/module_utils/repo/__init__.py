@@ -1,0 +1,37 @@
+"""Charts from Helm chart repositories: ``helm pull``/``repo add``/``dependency update`` semantics.
+
+Plain Python (no Ansible): :func:`chart_from_options` is the one call the modules make; it turns
+``chart_ref`` and the repository options into a local chart path before anything is planned.
+"""
+import os
+
+from .deps import dependency_update
+from .errors import RepoError
+from .fetch import Access
+from .locate import Located, locate_chart
+from .repofile import add_repository, make_entry, remove_repository
+
+__all__ = ["Access", "Located", "RepoError", "add_repository", "chart_from_options", "dependency_update",
+           "locate_chart", "make_entry", "remove_repository"]
+
+
+def access_from_options(params):
+    return Access(username=params.get("repo_username"), password=params.get("repo_password"),
+                  pass_credentials=params.get("pass_credentials"),
+                  insecure_skip_tls_verify=params.get("insecure_skip_tls_verify") or params.get("insecure_registry"),
+                  ca_file=params.get("ca_file"), cert_file=params.get("cert_file"), key_file=params.get("key_file"))
+
+
+def chart_from_options(params):
+    """Module options → ``(local chart path, version the local chart must have or None)``.
+
+    ``chart_version`` is a constraint for repository charts (Helm's ``--version``) and an exact
+    expectation for a local chart (checked by the caller after loading, as before).
+    """
+    access = access_from_options(params)
+    located = locate_chart(params.get("chart_ref"), params.get("chart_version") or None,
+                           params.get("chart_repo_url") or None, access,
+                           bool(params.get("update_repo_cache")), bool(params.get("plain_http")))
+    if params.get("dependency_update") and not located.remote and os.path.isdir(located.path):
+        dependency_update(located.path, access, bool(params.get("plain_http")))
+    return located.path, (None if located.remote else params.get("chart_version") or None)

@@ -1,0 +1,5 @@
+"""The one error type of the repo package: its message is for the user (names the URL, chart and version)."""
+
+
+class RepoError(Exception):
+    """A chart or index could not be located, fetched or verified."""

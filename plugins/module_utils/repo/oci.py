@@ -1,0 +1,161 @@
+"""Helm charts in OCI registries (``oci://host/path/chart[:tag|@digest]``), pulled as Helm's registry
+client does: tags listed and matched against ``chart_version`` (``+`` is stored as ``_``), the manifest's
+chart layer (``application/vnd.cncf.helm.chart.content.v1.tar+gzip``) fetched and checked against its
+digest. Anonymous, Basic and Bearer-token (``WWW-Authenticate``) registries are supported.
+"""
+import json
+import re
+import urllib.parse
+
+from ..semver import SemverError, Version, check, compare, parse_constraints
+from .errors import RepoError
+from .fetch import Access, request
+
+MANIFEST = "application/vnd.oci.image.manifest.v1+json"
+CHART_LAYERS = ("application/vnd.cncf.helm.chart.content.v1.tar+gzip", "application/tar+gzip")
+_DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
+
+
+def parse_reference(ref):
+    """``oci://host/path/name[:tag][@digest]`` → (host, repository path, tag, digest)."""
+    rest = ref[len("oci://"):]
+    if "/" not in rest:
+        raise RepoError("invalid OCI reference %s: expected oci://host/path/chart" % ref)
+    host, path = rest.split("/", 1)
+    digest = tag = ""
+    if "@" in path:
+        path, digest = path.split("@", 1)
+        if not _DIGEST.match(digest):
+            raise RepoError("invalid OCI reference %s: unsupported digest %s" % (ref, digest))
+    last = path.rsplit("/", 1)[-1]
+    if ":" in last:
+        path, tag = path.rsplit(":", 1)
+    if not path or not host:
+        raise RepoError("invalid OCI reference %s" % ref)
+    return host, path, tag, digest
+
+
+class Registry(object):
+    """One registry host: HTTP(S) calls with Helm's token dance on 401."""
+
+    def __init__(self, host, access, plain_http=False):
+        self.base = ("http" if plain_http else "https") + "://" + host
+        self.access = Access(self.base, access.username, access.password, True, access.insecure_skip_tls_verify,
+                             access.ca_file, access.cert_file, access.key_file)
+        self.token = None
+
+    def get(self, path, accept=None, scope=""):
+        url = self.base + path
+        headers = {"Accept": accept} if accept else {}
+        if self.token:
+            headers["Authorization"] = "Bearer " + self.token
+        status, body, reply = request(url, self.access if not self.token else Access(), headers)
+        if status.startswith("401 ") and not self.token:
+            challenge = reply.get("WWW-Authenticate", "")
+            if challenge.lower().startswith("bearer "):
+                self.token = self._token(challenge, scope)
+                headers["Authorization"] = "Bearer " + self.token
+                status, body, reply = request(url, Access(), headers)
+        if not status.startswith("200 "):
+            raise RepoError("failed to fetch %s : %s" % (url, status))
+        return body, reply
+
+    def _token(self, challenge, scope):
+        params = dict(re.findall(r'(\w+)="([^"]*)"', challenge))
+        if not params.get("realm"):
+            raise RepoError("registry %s: bearer challenge without realm" % self.base)
+        query = {k: v for k, v in (("service", params.get("service")), ("scope", scope or params.get("scope"))) if v}
+        url = params["realm"] + ("?" + urllib.parse.urlencode(query) if query else "")
+        status, body, _ = request(url, Access(url, self.access.username, self.access.password, False,
+                                              self.access.insecure_skip_tls_verify, self.access.ca_file,
+                                              self.access.cert_file, self.access.key_file))
+        if not status.startswith("200 "):
+            raise RepoError("registry %s: token request to %s failed: %s" % (self.base, params["realm"], status))
+        try:
+            doc = json.loads(body)
+        except ValueError:
+            raise RepoError("registry %s: token response is not JSON" % self.base)
+        token = doc.get("token") or doc.get("access_token")
+        if not token:
+            raise RepoError("registry %s: token response has no token" % self.base)
+        return token
+
+
+def _semver_tags(tags):
+    """Tags that are versions (``_`` read as ``+``), newest first, as Helm's registry client lists them."""
+    versions = []
+    for tag in tags:
+        name = tag.replace("_", "+")
+        try:
+            versions.append((Version.parse(name), name))
+        except SemverError:
+            continue
+    versions.sort(key=lambda item: _Key(item[0]), reverse=True)
+    return versions
+
+
+def _pick_tag(tags, version, ref):
+    """Helm's GetTagMatchingVersionOrConstraint over semver tags sorted newest first."""
+    versions = _semver_tags(tags)
+    if version:
+        for _, name in versions:
+            if name == version:
+                return name
+    try:
+        constraint = parse_constraints(version or "*")
+    except SemverError as exc:
+        raise RepoError("invalid chart_version %s: %s" % (version, exc))
+    for parsed, name in versions:
+        if check(constraint, parsed):
+            return name
+    raise RepoError("could not locate a version matching provided version string %s in %s" % (version or "*", ref))
+
+
+class _Key(object):
+    def __init__(self, version):
+        self.version = version
+
+    def __lt__(self, other):
+        return compare(self.version, other.version) < 0
+
+
+def _tags(registry, host, path):
+    body, _ = registry.get("/v2/%s/tags/list" % path, "application/json", "repository:%s:pull" % path)
+    try:
+        return json.loads(body).get("tags") or []
+    except ValueError:
+        raise RepoError("registry %s: tag list of %s is not JSON" % (host, path))
+
+
+def tag_versions(ref, access, plain_http=False):
+    """The versions a registry holds for ``oci://host/path/chart``, newest first."""
+    host, path, _, _ = parse_reference(ref)
+    return [name for _, name in _semver_tags(_tags(Registry(host, access, plain_http), host, path))]
+
+
+def pull(ref, version, access, plain_http=False):
+    """The chart archive bytes, its sha256 (the layer digest, verified by the caller) and the version."""
+    host, path, tag, digest = parse_reference(ref)
+    registry = Registry(host, access, plain_http)
+    scope = "repository:%s:pull" % path
+    if digest:
+        wanted = digest
+    else:
+        if tag and version and tag.replace("_", "+") != version:
+            raise RepoError("chart reference and version mismatch: %s is not %s" % (tag, version))
+        if not tag:
+            tag = _pick_tag(_tags(registry, host, path), version, ref)
+        wanted = tag.replace("+", "_")
+    body, _ = registry.get("/v2/%s/manifests/%s" % (path, wanted), MANIFEST, scope)
+    try:
+        manifest = json.loads(body)
+    except ValueError:
+        raise RepoError("registry %s: manifest of %s:%s is not JSON" % (host, path, wanted))
+    layers = [layer for layer in manifest.get("layers") or [] if layer.get("mediaType") in CHART_LAYERS]
+    if len(layers) != 1:
+        raise RepoError("%s:%s is not a Helm chart (expected one layer of type %s)" % (ref, wanted, CHART_LAYERS[0]))
+    layer_digest = layers[0].get("digest", "")
+    if not _DIGEST.match(layer_digest):
+        raise RepoError("%s: unsupported layer digest %s" % (ref, layer_digest))
+    data, _ = registry.get("/v2/%s/blobs/%s" % (path, layer_digest), None, scope)
+    return data, layer_digest[len("sha256:"):], tag.replace("_", "+") if tag else None

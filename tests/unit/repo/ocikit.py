@@ -1,0 +1,126 @@
+"""A real OCI registry for tests: go-containerregistry's in-memory registry (pkg/registry), built once from
+the Go module proxy into ~/.cache/helmless/ (as scripts/controlplane builds its binaries) and started per
+test on 127.0.0.1 with an ephemeral port."""
+import fcntl
+import os
+import subprocess
+
+import pytest
+
+VERSION = "v0.22.1"
+CACHE = os.path.join(os.path.expanduser("~"), ".cache", "helmless", "go-containerregistry-%s" % VERSION)
+BINARY = os.path.join(CACHE, "bin", "registry")
+MAIN = """package main
+
+import (
+\t"fmt"
+\t"log"
+\t"net"
+\t"net/http"
+\t"os"
+
+\t"github.com/google/go-containerregistry/pkg/registry"
+)
+
+func main() {
+\tl, err := net.Listen("tcp", "127.0.0.1:0")
+\tif err != nil {
+\t\tlog.Fatal(err)
+\t}
+\tfmt.Println(l.Addr().String())
+\tlog.Fatal(http.Serve(l, registry.New(registry.Logger(log.New(os.Stderr, "", 0)))))
+}
+"""
+
+
+def registry_binary():
+    """Build (once, under a lock shared by parallel workers) and return the registry binary."""
+    os.makedirs(CACHE, exist_ok=True)
+    with open(os.path.join(CACHE, "build.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(BINARY):
+            src = os.path.join(CACHE, "src")
+            os.makedirs(src, exist_ok=True)
+            with open(os.path.join(src, "go.mod"), "w") as handle:
+                handle.write("module helmless/ocireg\n\ngo 1.26\n")
+            with open(os.path.join(src, "main.go"), "w") as handle:
+                handle.write(MAIN)
+            env = dict(os.environ, GOTOOLCHAIN="local", CGO_ENABLED="0", GOFLAGS="-mod=mod -buildvcs=false",
+                       GOWORK="off")
+            for args in (["go", "get", "github.com/google/go-containerregistry@" + VERSION],
+                         ["go", "build", "-o", BINARY + ".tmp", "."]):
+                proc = subprocess.run(args, cwd=src, env=env, capture_output=True, text=True)
+                assert proc.returncode == 0, proc.stdout + proc.stderr
+            os.replace(BINARY + ".tmp", BINARY)
+    return BINARY
+
+
+@pytest.fixture
+def oci_registry():
+    """``host:port`` of a fresh, empty, plain-HTTP registry."""
+    proc = subprocess.Popen([registry_binary()], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        yield proc.stdout.readline().strip()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+class TokenAuthProxy(object):
+    """A registry front that demands a bearer token (the Docker token flow): ``/token`` hands one out for
+    the right Basic credentials, ``/v2/`` reads are forwarded to ``backend`` only with it."""
+
+    def __init__(self, backend, username, password):
+        import base64
+        import http.server
+        import threading
+        import urllib.error
+        import urllib.request
+
+        basic = "Basic " + base64.b64encode(("%s:%s" % (username, password)).encode()).decode()
+        proxy = self
+        self.seen = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _reply(self, code, body=b"", headers=()):
+                self.send_response(code)
+                for key, value in headers:
+                    self.send_header(key, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(body)
+
+            def do_GET(self):
+                auth = self.headers.get("Authorization")
+                proxy.seen.append((self.path, auth))
+                if self.path.startswith("/token"):
+                    if auth != basic:
+                        return self._reply(401)
+                    return self._reply(200, b'{"token": "granted"}', [("Content-Type", "application/json")])
+                if auth != "Bearer granted":
+                    challenge = 'Bearer realm="http://%s/token",service="test"' % proxy.address
+                    return self._reply(401, b"{}", [("WWW-Authenticate", challenge)])
+                request = urllib.request.Request("http://%s%s" % (backend, self.path), method=self.command,
+                                                 headers={k: v for k, v in self.headers.items()
+                                                          if k.lower() in ("accept",)})
+                try:
+                    with urllib.request.build_opener().open(request) as answer:
+                        body, code, headers = answer.read(), answer.status, answer.headers.items()
+                except urllib.error.HTTPError as exc:
+                    body, code, headers = exc.read(), exc.code, exc.headers.items()
+                keep = [(k, v) for k, v in headers if k.lower() in ("content-type", "docker-content-digest")]
+                self._reply(code, body, keep)
+
+            do_HEAD = do_GET
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.address = "127.0.0.1:%d" % self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()

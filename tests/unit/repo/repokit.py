@@ -1,0 +1,137 @@
+"""Chart repositories for tests: small charts packaged and indexed by real Helm (helm_python),
+served over HTTP from 127.0.0.1 on an ephemeral port, optionally behind Basic auth."""
+import base64
+import functools
+import http.server
+import os
+import ssl
+import threading
+
+import pytest
+
+
+def write_chart(root, name, version, templates=None, deps=None, values="greeting: hello\n"):
+    """A chart directory ``root/name``; ``deps`` are Chart.yaml dependency dicts."""
+    import yaml
+    path = os.path.join(str(root), name)
+    os.makedirs(os.path.join(path, "templates"), exist_ok=True)
+    meta = {"apiVersion": "v2", "name": name, "version": version}
+    if deps:
+        meta["dependencies"] = deps
+    with open(os.path.join(path, "Chart.yaml"), "w") as handle:
+        yaml.safe_dump(meta, handle, sort_keys=False)
+    with open(os.path.join(path, "values.yaml"), "w") as handle:
+        handle.write(values)
+    templates = templates if templates is not None else {
+        "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-%s\ndata:\n"
+                   "  chart: {{ .Chart.Name }}-{{ .Chart.Version }}\n  greeting: {{ .Values.greeting | quote }}\n"
+                   % name}
+    for rel, text in templates.items():
+        with open(os.path.join(path, "templates", rel), "w") as handle:
+            handle.write(text)
+    return path
+
+
+def publish(repo_dir, src_dir, charts):
+    """Package ``(name, version)`` charts with Helm into ``repo_dir`` and index them (``helm repo index``)."""
+    from helm_python import package, repo_index_generate
+    os.makedirs(repo_dir, exist_ok=True)
+    for name, version in charts:
+        package(write_chart(os.path.join(src_dir, "%s-%s" % (name, version)), name, version),
+                destination=repo_dir)
+    return repo_index_generate(repo_dir)
+
+
+class Server(object):
+    """A static file server; ``requests`` records (path, Authorization header) per request."""
+
+    def __init__(self, directory, credentials=None, tls=None):
+        self.requests = []
+        expected = None
+        if credentials:
+            expected = "Basic " + base64.b64encode(("%s:%s" % credentials).encode()).decode()
+        server = self
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def do_GET(self):
+                auth = self.headers.get("Authorization")
+                server.requests.append((self.path, auth))
+                if expected and auth != expected:
+                    self.send_response(401)
+                    self.send_header("WWW-Authenticate", 'Basic realm="charts"')
+                    self.end_headers()
+                    return
+                super().do_GET()
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0), functools.partial(Handler, directory=str(directory)))
+        scheme = "http"
+        if tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(tls[0], tls[1])
+            if len(tls) > 2:  # (cert, key, client CA): mutual TLS
+                context.verify_mode = ssl.CERT_REQUIRED
+                context.load_verify_locations(tls[2])
+            self.httpd.socket = context.wrap_socket(self.httpd.socket, server_side=True)
+            scheme = "https"
+        self.url = "%s://127.0.0.1:%d" % (scheme, self.httpd.server_address[1])
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def self_signed(directory, stem="tls"):
+    """A self-signed certificate for 127.0.0.1; returns (cert path, key path)."""
+    import datetime
+    import ipaddress
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(hours=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = (os.path.join(str(directory), stem + ext) for ext in (".crt", ".key"))
+    with open(cert_path, "wb") as handle:
+        handle.write(cert.public_bytes(serialization.Encoding.PEM))
+    with open(key_path, "wb") as handle:
+        handle.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                       serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+@pytest.fixture
+def serve():
+    servers = []
+
+    def start(directory, credentials=None, tls=None):
+        server = Server(directory, credentials, tls)
+        servers.append(server)
+        return server
+    yield start
+    for server in servers:
+        server.close()
+
+
+@pytest.fixture
+def helm_home(tmp_path, monkeypatch):
+    """Helm's config and caches under tmp_path (parallel-safe: nothing shared with the user's)."""
+    home = tmp_path / "helmhome"
+    monkeypatch.setenv("HELM_CONFIG_HOME", str(home / "config"))
+    monkeypatch.setenv("HELM_CACHE_HOME", str(home / "cache"))
+    monkeypatch.setenv("HELM_DATA_HOME", str(home / "data"))
+    for name in ("HELM_REPOSITORY_CONFIG", "HELM_REPOSITORY_CACHE", "HELM_CONTENT_CACHE"):
+        monkeypatch.delenv(name, raising=False)
+    return home

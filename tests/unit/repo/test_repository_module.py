@@ -1,0 +1,140 @@
+"""The repository module (kubernetes.core.helm_repository drop-in) and repository charts through the
+template module, run the way Ansible runs them."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from repokit import publish, serve, write_chart  # noqa: F401 - fixtures
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+COLLECTIONS = os.path.join(ROOT, ".build", "collections")
+
+
+@pytest.fixture
+def env(tmp_path):
+    home = tmp_path / "helmhome"
+    out = {k: v for k, v in os.environ.items() if not k.startswith("HELM_")}
+    out.update(PYTHONPATH=COLLECTIONS + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               ANSIBLE_COLLECTIONS_PATH=COLLECTIONS, HELM_CONFIG_HOME=str(home / "config"),
+               HELM_CACHE_HOME=str(home / "cache"), HOME=str(tmp_path))
+    return out
+
+
+@pytest.fixture
+def repo(tmp_path, serve):
+    publish(str(tmp_path / "repo"), str(tmp_path / "src"), [("demo", "1.0.0"), ("demo", "1.1.0"),
+                                                            ("demo", "2.0.0")])
+    return serve(tmp_path / "repo", credentials=("deploy", "hunter2-secret"))
+
+
+def _module(name, args, env, tmp_path, check_mode=False):
+    args_file = tmp_path / "args.json"
+    args = dict(args, _ansible_check_mode=check_mode)
+    args_file.write_text(json.dumps({"ANSIBLE_MODULE_ARGS": args}))
+    proc = subprocess.run([sys.executable, "-m", "ansible_collections.helmless.core.plugins.modules." + name,
+                           str(args_file)], capture_output=True, text=True, env=env, cwd=str(tmp_path))
+    return json.loads(proc.stdout), proc.stdout
+
+
+def _repositories(env):
+    return yaml.safe_load(open(os.path.join(env["HELM_CONFIG_HOME"], "repositories.yaml")))["repositories"]
+
+
+def test_repository_module_adds_idempotently_checks_and_removes(repo, env, tmp_path):
+    add = {"name": "charts", "repo_url": repo.url, "repo_username": "deploy", "repo_password": "hunter2-secret"}
+    result, _ = _module("repository", add, env, tmp_path, check_mode=True)
+    assert result["changed"] and not result.get("failed"), result
+    assert not os.path.exists(os.path.join(env["HELM_CONFIG_HOME"], "repositories.yaml"))
+
+    result, raw = _module("repository", add, env, tmp_path)
+    assert result["changed"] and not result.get("failed"), result
+    assert "hunter2-secret" not in raw
+    (entry,) = _repositories(env)
+    assert (entry["name"], entry["url"], entry["username"], entry["password"]) == \
+        ("charts", repo.url, "deploy", "hunter2-secret")
+    index = os.path.join(env["HELM_CACHE_HOME"], "repository", "charts-index.yaml")
+    assert open(index, "rb").read() == (tmp_path / "repo" / "index.yaml").read_bytes()
+
+    assert _module("repository", add, env, tmp_path)[0]["changed"] is False
+    assert _module("repository", dict(add, force_update=True), env, tmp_path)[0]["changed"] is False
+    assert _module("repository", dict(add, repo_password="rotated-pass"), env, tmp_path,
+                   check_mode=True)[0]["changed"] is True
+
+    moved, _ = _module("repository", dict(add, repo_url=repo.url + "/other"), env, tmp_path)
+    assert moved["failed"] and "charts" in moved["msg"] and repo.url + "/other" in moved["msg"]
+
+    removed, _ = _module("repository", {"name": "charts", "state": "absent"}, env, tmp_path)
+    assert removed["changed"] and _repositories(env) == [] and not os.path.exists(index)
+    assert _module("repository", {"name": "charts", "state": "absent"}, env, tmp_path)[0]["changed"] is False
+
+
+def test_repository_module_fails_clearly_on_an_unreachable_repository(repo, env, tmp_path):
+    result, _ = _module("repository", {"name": "charts", "repo_url": repo.url}, env, tmp_path)
+    assert result["failed"]
+    assert result["msg"].startswith('looks like "%s" is not a valid chart repository' % repo.url)
+    assert "401" in result["msg"]
+    assert not os.path.exists(os.path.join(env["HELM_CONFIG_HOME"], "repositories.yaml"))
+
+
+def _oracle(path, values):
+    from helm_python import Chart, Config
+    return Config(storage_driver="memory").install(Chart.load(path), "web", values, namespace="apps",
+                                                   dry_run="client")["manifest"]
+
+
+def test_playbook_adds_a_repository_and_renders_repo_charts_like_the_local_charts(repo, env, tmp_path):
+    parent = write_chart(tmp_path / "app", "app", "0.1.0", deps=[
+        {"name": "demo", "version": "^1", "repository": "@charts"}])
+    dest = tmp_path / "manifests"
+    dest.mkdir()
+    playbook = tmp_path / "play.yml"
+    playbook.write_text("""
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - helmless.core.repository:
+        name: charts
+        repo_url: {url}
+        repo_username: deploy
+        repo_password: hunter2-secret
+    - helmless.core.template:
+        chart_ref: charts/demo
+        chart_version: "~1.0"
+        name: web
+        namespace: apps
+        values: {{greeting: hi}}
+      register: named
+    - helmless.core.template:
+        chart_ref: demo
+        chart_repo_url: {url}
+        repo_username: deploy
+        repo_password: hunter2-secret
+        name: web
+        namespace: apps
+      register: by_url
+    - helmless.core.template:
+        chart_ref: {parent}
+        dependency_update: true
+        name: web
+        namespace: apps
+      register: with_deps
+    - ansible.builtin.copy:
+        dest: "{dest}/{{{{ item.0 }}}}.yaml"
+        content: "{{{{ item.1.manifest }}}}"
+      loop: "{{{{ [['named', named], ['by_url', by_url], ['with_deps', with_deps]] }}}}"
+""".format(url=repo.url, parent=parent, dest=dest))
+    proc = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local",
+                           "-e", "ansible_python_interpreter=" + sys.executable, str(playbook)],
+                          capture_output=True, text=True, env=env, cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "hunter2-secret" not in proc.stdout
+    src = tmp_path / "src"
+    assert (dest / "named.yaml").read_text() == _oracle(str(src / "demo-1.0.0" / "demo"), {"greeting": "hi"})
+    assert (dest / "by_url.yaml").read_text() == _oracle(str(src / "demo-2.0.0" / "demo"), {})
+    assert os.listdir(os.path.join(parent, "charts")) == ["demo-1.1.0.tgz"]
+    assert (dest / "with_deps.yaml").read_text() == _oracle(parent, {})
