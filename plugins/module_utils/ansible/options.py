@@ -272,7 +272,7 @@ REPOSITORY = dict({
     "force_update": {"type": "bool", "default": False, "aliases": ["force"],
                      "description": ["Replace a repository of the same name with another URL, and download the "
                                      "index again even when the entry is unchanged (C(helm repo add "
-                                     "--force-update)). Changed only when the entry or the index changed."]},
+                                     "--force-update)); always reported as a change, as kubernetes.core does."]},
 }, **copy.deepcopy(REPO_ACCESS))
 
 IGNORED = ("binary_path", "replace")

@@ -114,14 +114,14 @@ def _fail(exc, params, diff, client, warnings, progress):
     return ModuleFailure(str(exc), partial)
 
 
-def _render(params, engine, client, progress):
+def _render(params, engine, client, progress, warnings):
     """Render the chart with the cluster's capabilities and lookup; returns a ReleaseInput."""
     from ..actions.inputs import from_render
     from ..render import RenderError, merge_user_values, render_release
 
     from ..repo import RepoError, chart_from_options
     try:  # repository/URL charts are fetched here, before the release is read or planned
-        chart_ref, want = chart_from_options(params)
+        chart_ref, want = chart_from_options(params, warnings)
     except RepoError as exc:
         raise ModuleFailure(str(exc)) from exc
     if chart_ref != params.get("chart_ref"):
@@ -201,7 +201,7 @@ def run_release(params, check_mode=False, diff=False):
         if params.get("release_state", "present") == "absent":
             opts = _options(params, check_mode, progress, strategy="chart-delta", purge=params.get("purge", True))
             return _result(engine.absent(opts), params, diff, client, warnings, progress)
-        inp = _render(params, engine, client, progress)
+        inp = _render(params, engine, client, progress, warnings)
         crds = params.get("crds") or "install"
         opts = _options(params, check_mode, progress, strategy=_strategy(params),
                         create_namespace=params.get("create_namespace", False),

@@ -24,7 +24,7 @@ def _check_chart(options, warnings):
         if options.get(name):
             warnings.append("%s is ignored: helmless.core needs no helm binary" % name)
     try:
-        return chart_from_options(options)
+        return chart_from_options(options, warnings)
     except RepoError as exc:
         raise TemplateError(str(exc))
 

@@ -22,16 +22,17 @@ def access_from_options(params):
                   ca_file=params.get("ca_file"), cert_file=params.get("cert_file"), key_file=params.get("key_file"))
 
 
-def chart_from_options(params):
+def chart_from_options(params, warnings=None):
     """Module options → ``(local chart path, version the local chart must have or None)``.
 
     ``chart_version`` is a constraint for repository charts (Helm's ``--version``) and an exact
-    expectation for a local chart (checked by the caller after loading, as before).
+    expectation for a local chart (checked by the caller after loading, as before). Warnings for the
+    user (a ``dependency_update`` with nothing to update) are appended to ``warnings``.
     """
     access = access_from_options(params)
     located = locate_chart(params.get("chart_ref"), params.get("chart_version") or None,
                            params.get("chart_repo_url") or None, access,
                            bool(params.get("update_repo_cache")), bool(params.get("plain_http")))
     if params.get("dependency_update") and not located.remote and os.path.isdir(located.path):
-        dependency_update(located.path, access, bool(params.get("plain_http")))
+        dependency_update(located.path, access, bool(params.get("plain_http")), warnings)
     return located.path, (None if located.remote else params.get("chart_version") or None)

@@ -190,13 +190,22 @@ def hash_req(req, locked):
     return "sha256:" + hashlib.sha256(("[%s,%s]" % (deps(req), deps(locked))).encode("utf-8")).hexdigest()
 
 
-def dependency_update(chart_dir, access=None, plain_http=False):
-    """Update ``chart_dir``'s ``charts/`` and ``Chart.lock``; returns True when anything was written."""
+# kubernetes.core.helm's warning, word for word, so playbooks that assert on it keep working.
+NO_DEPENDENCIES = ("There is no dependencies block defined in Chart.yaml. Dependency update will not be performed. "
+                   "Please consider add dependencies block or disable dependency_update to remove this warning.")
+
+
+def dependency_update(chart_dir, access=None, plain_http=False, warnings=None):
+    """Update ``chart_dir``'s ``charts/`` and ``Chart.lock``; returns True when anything was written.
+
+    A chart without dependencies is left alone, with NO_DEPENDENCIES added to ``warnings``."""
     if not os.path.isdir(chart_dir):
         raise RepoError("dependency_update: only unpacked charts can be updated (%s is not a directory)" % chart_dir)
     chart = _load(chart_dir)
     deps = [dict(d) for d in chart.metadata.get("dependencies") or []]
     if not deps:
+        if warnings is not None:
+            warnings.append(NO_DEPENDENCIES)
         return False
     access = access or Access()
     repos = _repositories(deps, chart_dir, access)
@@ -210,7 +219,7 @@ def dependency_update(chart_dir, access=None, plain_http=False):
             sub = _load(_local_path(lock["repository"], chart_dir))
             archives.append((dep["name"], "%s-%s.tgz" % (sub.name, sub.version), package_dir(sub)))
             continue
-        url, dep_access, _ = repos[dep["name"]]
+        url, dep_access = repos[dep["name"]][:2]
         if url.startswith("oci://"):
             from .oci import pull
             ref = "%s/%s:%s" % (url.rstrip("/"), dep["name"], lock["version"])
@@ -226,9 +235,9 @@ def dependency_update(chart_dir, access=None, plain_http=False):
     if os.path.exists(target) and not os.path.isdir(target):
         raise RepoError('"%s" is not a directory' % target)
     os.makedirs(target, exist_ok=True)
-    for name, _, _ in archives:
+    for name in [archive[0] for archive in archives]:
         _delete_old(name, target)
-    for _, filename, data in archives:
+    for filename, data in [archive[1:] for archive in archives]:
         paths.atomic_write(os.path.join(target, filename), data)
     digest = hash_req(deps, locked)
     if chart.lock is not None and chart.lock.get("digest") == digest:

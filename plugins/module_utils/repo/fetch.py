@@ -103,7 +103,7 @@ def request(href, access=None, headers=None):
 
 def get(href, access=None, accept=None):
     """The body of ``href`` as bytes; RepoError with Helm's wording on any failure."""
-    status, data, _ = request(href, access, {"Accept": accept} if accept else None)
+    status, data = request(href, access, {"Accept": accept} if accept else None)[:2]
     if not status.startswith("200 "):
         raise RepoError("failed to fetch %s : %s" % (href, status))
     return data

@@ -44,7 +44,7 @@ def load_index(data, source):
                 continue
             kept.append((parsed, entry))
         kept.sort(key=_SortKey, reverse=True)
-        entries[str(name)] = [entry for _, entry in kept]
+        entries[str(name)] = [pair[1] for pair in kept]
     if not doc.get("apiVersion"):
         raise RepoError("%s: no API version specified" % source)
     return {"apiVersion": doc["apiVersion"], "entries": entries}

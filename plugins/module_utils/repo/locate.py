@@ -117,7 +117,7 @@ def _from_named_repo(chart_ref, version, access, update_repo_cache):
                         "'helm repo add')" % (repo_name, config))
     scoped = Access.from_entry(entry, insecure_skip_tls_verify=access.insecure_skip_tls_verify)
     if update_repo_cache:
-        index, _ = download_index(entry)
+        index = download_index(entry)[0]
     else:
         index = cached_index(repo_name)
     try:

@@ -66,9 +66,9 @@ class Registry(object):
             raise RepoError("registry %s: bearer challenge without realm" % self.base)
         query = {k: v for k, v in (("service", params.get("service")), ("scope", scope or params.get("scope"))) if v}
         url = params["realm"] + ("?" + urllib.parse.urlencode(query) if query else "")
-        status, body, _ = request(url, Access(url, self.access.username, self.access.password, False,
-                                              self.access.insecure_skip_tls_verify, self.access.ca_file,
-                                              self.access.cert_file, self.access.key_file))
+        status, body = request(url, Access(url, self.access.username, self.access.password, False,
+                                           self.access.insecure_skip_tls_verify, self.access.ca_file,
+                                           self.access.cert_file, self.access.key_file))[:2]
         if not status.startswith("200 "):
             raise RepoError("registry %s: token request to %s failed: %s" % (self.base, params["realm"], status))
         try:
@@ -98,7 +98,7 @@ def _pick_tag(tags, version, ref):
     """Helm's GetTagMatchingVersionOrConstraint over semver tags sorted newest first."""
     versions = _semver_tags(tags)
     if version:
-        for _, name in versions:
+        for name in [pair[1] for pair in versions]:
             if name == version:
                 return name
     try:
@@ -120,7 +120,7 @@ class _Key(object):
 
 
 def _tags(registry, host, path):
-    body, _ = registry.get("/v2/%s/tags/list" % path, "application/json", "repository:%s:pull" % path)
+    body = registry.get("/v2/%s/tags/list" % path, "application/json", "repository:%s:pull" % path)[0]
     try:
         return json.loads(body).get("tags") or []
     except ValueError:
@@ -129,8 +129,8 @@ def _tags(registry, host, path):
 
 def tag_versions(ref, access, plain_http=False):
     """The versions a registry holds for ``oci://host/path/chart``, newest first."""
-    host, path, _, _ = parse_reference(ref)
-    return [name for _, name in _semver_tags(_tags(Registry(host, access, plain_http), host, path))]
+    host, path = parse_reference(ref)[:2]
+    return [pair[1] for pair in _semver_tags(_tags(Registry(host, access, plain_http), host, path))]
 
 
 def pull(ref, version, access, plain_http=False):
@@ -146,7 +146,7 @@ def pull(ref, version, access, plain_http=False):
         if not tag:
             tag = _pick_tag(_tags(registry, host, path), version, ref)
         wanted = tag.replace("+", "_")
-    body, _ = registry.get("/v2/%s/manifests/%s" % (path, wanted), MANIFEST, scope)
+    body = registry.get("/v2/%s/manifests/%s" % (path, wanted), MANIFEST, scope)[0]
     try:
         manifest = json.loads(body)
     except ValueError:
@@ -157,5 +157,5 @@ def pull(ref, version, access, plain_http=False):
     layer_digest = layers[0].get("digest", "")
     if not _DIGEST.match(layer_digest):
         raise RepoError("%s: unsupported layer digest %s" % (ref, layer_digest))
-    data, _ = registry.get("/v2/%s/blobs/%s" % (path, layer_digest), None, scope)
+    data = registry.get("/v2/%s/blobs/%s" % (path, layer_digest), None, scope)[0]
     return data, layer_digest[len("sha256:"):], tag.replace("_", "+") if tag else None

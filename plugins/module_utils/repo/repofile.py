@@ -160,8 +160,9 @@ def add_repository(entry, force_update=False, check_mode=False, config=None, cac
         if check_mode:
             return True, '"%s" would be added to your repositories' % name
         old_index = _read(index_path)
-        _, data = download_index(entry, cache)
-        changed = existing != entry or old_index != data
+        data = download_index(entry, cache)[1]
+        # a forced add always reports a change, as kubernetes.core.helm_repository does
+        changed = force_update or existing != entry or old_index != data
         if existing != entry:
             if existing is None:
                 doc["repositories"].append(entry)

@@ -98,9 +98,10 @@ def test_module_warns_when_the_local_chart_has_another_version(chart, tmp_path):
                           "binary_path": "/usr/bin/helm"}, tmp_path)
     assert not result.get("failed"), result
     warnings = [str(w) for w in result.get("warnings", [])]
-    assert len(warnings) == 2, warnings
+    assert len(warnings) == 3, warnings
     assert "chart_version 9.9.9 ignored" in " ".join(warnings)
     assert "binary_path is ignored" in " ".join(warnings)
+    assert "There is no dependencies block defined in Chart.yaml" in " ".join(warnings)
 
 
 def test_playbook_renders_with_the_collection_fqcn(chart, tmp_path):

@@ -61,7 +61,7 @@ def test_repository_module_adds_idempotently_checks_and_removes(repo, env, tmp_p
     assert open(index, "rb").read() == (tmp_path / "repo" / "index.yaml").read_bytes()
 
     assert _module("repository", add, env, tmp_path)[0]["changed"] is False
-    assert _module("repository", dict(add, force_update=True), env, tmp_path)[0]["changed"] is False
+    assert _module("repository", dict(add, force_update=True), env, tmp_path)[0]["changed"] is True
     assert _module("repository", dict(add, repo_password="rotated-pass"), env, tmp_path,
                    check_mode=True)[0]["changed"] is True
 
