@@ -2,11 +2,15 @@
 
 The task files come from the ``ansible`` package on PyPI (its sdist carries kubernetes.core's tests) and are
 extracted and rewritten at test time; their text is never committed. The rewrite changes only:
-- module names: helm → helmless.core.release, helm_info → release_info, helm_template → template;
+- module names: helm → helmless.core.release, helm_info → release_info, helm_template → template,
+  helm_repository → repository;
 - ``binary_path`` arguments are removed (there is no binary);
-- tasks that need what does not exist here (helm plugins, remote charts, OCI registries, kubernetes.core's
-  k8s modules used for cleanup) are removed, with the asserts on their results;
-- the assertions listed in DIFFERENCES, each a deliberate difference documented in docs/migrating.md.
+- tasks that need what does not exist here (helm plugins, charts on the internet, kubernetes.core's k8s modules
+  used for cleanup) are removed, with the asserts on their results;
+- the assertions listed in DIFFERENCES, each a deliberate difference documented in docs/migrating.md;
+- per case, the fixed directory ``/tmp`` of a task file becomes the test's own directory (parallel runs).
+The charts a target downloads from the internet are served instead from a local chart repository holding
+kubernetes.core's own test charts, packaged and indexed by Helm (helm_python).
 Every other ``assert`` — changed flags, ``status`` fields, values, helm_info results — runs as written.
 """
 import fcntl
@@ -21,15 +25,18 @@ import tempfile
 import pytest
 import yaml
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "unit", "repo"))
+
 ANSIBLE_SDIST = "ansible==12.3.0"  # bundles kubernetes.core 6.x with its integration targets
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TARGETS = "ansible_collections/kubernetes/core/tests/integration/targets/"
 RENAME = {"helm": "helmless.core.release", "helm_info": "helmless.core.release_info",
-          "helm_template": "helmless.core.template"}
+          "helm_template": "helmless.core.template", "helm_repository": "helmless.core.repository"}
 RENAME.update({"kubernetes.core." + k: v for k, v in list(RENAME.items())})
 # Modules whose tasks are kept as they are (everything else is a kubernetes.core feature we do not have).
 # (include_tasks is not: each case names the task file it runs; the others are listed in CASES or not used.)
 BUILTIN = {"assert", "set_fact", "tempfile", "file", "copy", "stat", "blockinfile", "debug", "block", "meta", "fail"}
+INCLUDES = {"include_tasks"}  # kept only for cases with "includes" (every task file is rewritten then)
 UNAVAILABLE = ("oci://", "test_chart_ref_url", "https://", "helm_registry")
 
 # (name of the task whose result is asserted, assertion as written) → replacement (None: dropped).
@@ -58,6 +65,9 @@ DIFFERENCES = {
     ("Debug", "\"reset_then_reuse_values requires helm >= 3.14.0, current version is\" in helm_upgrade.msg"): None,
     ("Debug", "\"reset_then_reuse_values requires helm diff >= 3.9.12, current version is\" in helm_upgrade.msg"):
         None,
+    ("Add test_helm_repo chart repository", "\"--insecure-skip-tls-verify\" not in repository.command"): None,
+    ("Add test_helm_repo chart repository as insecure", "\"--insecure-skip-tls-verify\" in repository.command"):
+        None,
 }
 
 CASES = {
@@ -70,7 +80,16 @@ CASES = {
     "helm_diff/main": {"target": "helm_diff", "tasks": "main.yml", "extra": {"test_chart_ref": "{{ work }}/test-chart"}},
     "helm_diff/reset_then_reuse_values": {"target": "helm_diff", "tasks": "reset_then_reuse_values.yml",
                                           "extra": {"test_chart_ref": "{{ work }}/test-chart"}},
+    # The same install/upgrade/uninstall tasks, the chart now from a repository added by helm_repository.
+    "helm/tests_chart/from_repository": {
+        "target": "helm", "tasks": "tests_chart/from_repository.yml", "includes": True,
+        "vars": {"chart_test": "test-chart", "chart_test_version": "0.1.0", "chart_test_version_upgrade": "0.2.0",
+                 "chart_test_repo": "{{ repo }}"}},
+    "helm_repository/main": {"target": "helm_repository", "tasks": "main.yml", "extra": {"chart_test_repo": "{{ repo }}"}},
+    "helm/test_up_dep": {"target": "helm", "tasks": "test_up_dep.yml", "tmp": True},
 }
+# kubernetes.core's test charts (in the helm target's files/) that the local repository serves.
+REPO_CHARTS = ("test-chart", "test-chart-v2")
 # Not used: helm_diff/reuse_values.yml (every helm task there also needs the helm-diff plugin).
 
 
@@ -124,15 +143,15 @@ def _module(task):
     return keys[0] if keys else None
 
 
-def _rewrite(tasks, dropped, applied, last=None):
+def _rewrite(tasks, dropped, applied, last=None, keep=BUILTIN):
     out = []
     for task in tasks or []:
         module = _module(task)
         if module == "block":
-            task = dict(task, block=_rewrite(task["block"], dropped, applied, last))
+            task = dict(task, block=_rewrite(task["block"], dropped, applied, last, keep))
             for key in ("always", "rescue"):
                 if key in task:
-                    task[key] = _rewrite(task[key], dropped, applied, last)
+                    task[key] = _rewrite(task[key], dropped, applied, last, keep)
             out.append(task)
             continue
         text = json.dumps(task, default=str)
@@ -160,7 +179,7 @@ def _rewrite(tasks, dropped, applied, last=None):
                 out.append(task)
                 last = task.get("name", last)
                 continue
-        elif short in BUILTIN and not any(marker in text for marker in UNAVAILABLE):
+        elif short in keep and not any(marker in text for marker in UNAVAILABLE):
             out.append(task)
             if short != "set_fact":
                 last = task.get("name", last)
@@ -170,6 +189,43 @@ def _rewrite(tasks, dropped, applied, last=None):
     return out
 
 
+def _success_messages(tasks):
+    """What each assert task prints when it passes (its success_msg, or Ansible's default)."""
+    found = []
+    for task in tasks or []:
+        if "block" in task:
+            for key in ("block", "always", "rescue"):
+                found += _success_messages(task.get(key))
+        elif "assert" in task:
+            found.append(task["assert"].get("success_msg") or "All assertions passed")
+    return found
+
+
+def _includes(tasks):
+    found = []
+    for task in tasks or []:
+        for key in ("block", "always", "rescue"):
+            found += _includes(task.get(key))
+        if "include_tasks" in task:
+            found.append(task["include_tasks"])
+    return found
+
+
+def _chart_repository(tmp_path, role):
+    """A chart repository on 127.0.0.1 serving kubernetes.core's test charts, packaged and indexed by Helm."""
+    from helm_python import package, repo_index_generate
+
+    from repokit import Server
+
+    served = tmp_path / "repository"
+    served.mkdir()
+    for chart in REPO_CHARTS:
+        if (role / "files" / chart).is_dir():
+            package(str(role / "files" / chart), destination=str(served))
+    repo_index_generate(str(served))
+    return Server(served)
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_kubernetes_core_helm_tasks_pass_with_only_the_fqcn_changed(case, tmp_path, kubeconfig, kube_client):
     spec = CASES[case]
@@ -177,24 +233,49 @@ def test_kubernetes_core_helm_tasks_pass_with_only_the_fqcn_changed(case, tmp_pa
     _extract(spec["target"], str(role))
     assert (role / "tasks" / spec["tasks"]).exists(), "kubernetes.core target layout changed"
     shutil.rmtree(role / "meta", ignore_errors=True)  # dependencies install helm and namespaces: not needed
-    with open(role / "tasks" / spec["tasks"]) as fh:
-        tasks = yaml.load(fh, Loader=_Loader)
-    dropped, applied = set(), set()
-    rewritten = _rewrite(tasks, dropped, applied)
-    (role / "tasks" / spec["tasks"]).write_text(yaml.dump(rewritten, Dumper=_Dumper, sort_keys=False))
-    asserts = json.dumps(rewritten, default=str).count('"assert"')
-    assert asserts >= 3, "too little of the target survived the rewrite"
-
-    namespace = "kc-" + os.urandom(4).hex()
     work = tmp_path / "work"
     work.mkdir()
-    extra = {k: v.replace("{{ work }}", str(work)) for k, v in spec.get("extra", {}).items()}
+    files = [spec["tasks"]]
+    if spec.get("includes"):
+        files = sorted(os.path.relpath(os.path.join(base, name), str(role / "tasks"))
+                       for base, _dirs, names in os.walk(str(role / "tasks")) for name in names if name.endswith(".yml"))
+    applied, messages = set(), {}
+    for name in files:
+        dropped = set()
+        text = (role / "tasks" / name).read_text()
+        if spec.get("tmp"):
+            text = text.replace("/tmp", str(work))
+        rewritten = _rewrite(yaml.load(text, Loader=_Loader), dropped, applied,
+                             keep=BUILTIN | INCLUDES if spec.get("includes") else BUILTIN)
+        (role / "tasks" / name).write_text(yaml.dump(rewritten, Dumper=_Dumper, sort_keys=False))
+        messages[name] = _success_messages(rewritten)
+    # the asserts that run: the case's file and the files it includes (relative to it, as Ansible resolves them)
+    successes = list(messages[spec["tasks"]])
+    for included in set(_includes(yaml.load((role / "tasks" / spec["tasks"]).read_text(), Loader=_Loader))):
+        successes += messages[os.path.normpath(os.path.join(os.path.dirname(spec["tasks"]), included))]
+    assert len(successes) >= 3, "too little of the target survived the rewrite"
+    entry = spec["tasks"]
+    if spec.get("includes"):  # entered as the target's run_test.yml does, so its relative includes resolve
+        entry = "entry-%s.yml" % os.urandom(3).hex()
+        (role / "tasks" / entry).write_text(yaml.safe_dump([{"include_tasks": spec["tasks"]}]))
+
+    namespace = "kc-" + os.urandom(4).hex()
+    repo = _chart_repository(tmp_path, role)
+    helm_home = tmp_path / "helm-home"  # helm_repository writes Helm's repositories file: keep it in the test
+    substitute = {"{{ work }}": str(work), "{{ repo }}": repo.url}
+
+    def fill(value):
+        for key, replacement in substitute.items():
+            value = value.replace(key, replacement)
+        return value
+    extra = {k: fill(v) for k, v in spec.get("extra", {}).items()}
     play = [{"hosts": "localhost", "connection": "local", "gather_facts": False,
-             "environment": {"K8S_AUTH_KUBECONFIG": kubeconfig},
+             "environment": {"K8S_AUTH_KUBECONFIG": kubeconfig, "HELM_CONFIG_HOME": str(helm_home / "config"),
+                             "HELM_CACHE_HOME": str(helm_home / "cache"), "HELM_DATA_HOME": str(helm_home / "data")},
              "vars": {"helm_namespace": namespace, "test_namespace": [namespace] * 20,
                       "helm_binary": "helm"},
-             "tasks": [{"ansible.builtin.include_role": {"name": "kc", "tasks_from": spec["tasks"]},
-                        "vars": spec.get("vars", {})}]}]
+             "tasks": [{"ansible.builtin.include_role": {"name": "kc", "tasks_from": entry},
+                        "vars": {k: fill(v) for k, v in spec.get("vars", {}).items()}}]}]
     (tmp_path / "play.yml").write_text(yaml.safe_dump(play, sort_keys=False))
     (tmp_path / "extra.json").write_text(json.dumps(extra))
     env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=os.path.join(ROOT, ".build", "collections"),
@@ -205,6 +286,7 @@ def test_kubernetes_core_helm_tasks_pass_with_only_the_fqcn_changed(case, tmp_pa
                                "-e", "ansible_python_interpreter=" + sys.executable, str(tmp_path / "play.yml")],
                               env=env, capture_output=True, text=True, cwd=str(work))
     finally:
+        repo.close()
         from kubernetes import client
         try:
             client.CoreV1Api(kube_client).delete_namespace(namespace)
@@ -212,4 +294,5 @@ def test_kubernetes_core_helm_tasks_pass_with_only_the_fqcn_changed(case, tmp_pa
             pass
     assert proc.returncode == 0, proc.stdout[-8000:] + proc.stderr[-3000:]
     assert "failed=0" in proc.stdout
-    assert "ok=" in proc.stdout and proc.stdout.count("All assertions passed") >= asserts - 1
+    passed = sum(proc.stdout.count(message) for message in set(successes))
+    assert "ok=" in proc.stdout and passed >= len(successes) - 1, (passed, len(successes))
