@@ -72,9 +72,9 @@ def test_values_files_set_values_and_reuse_values(tmp_path, kubeconfig, namespac
 def test_helm_binary_options_are_ignored_with_a_warning(tmp_path, kubeconfig, namespace):
     _result, warnings = run_release(module_params(name="web", namespace=namespace, chart_ref=_chart(tmp_path),
                                                   kubeconfig=kubeconfig, binary_path="/usr/bin/helm",
-                                                  update_repo_cache=True))
+                                                  replace=True))
     assert any("binary_path is ignored" in w for w in warnings)
-    assert any("update_repo_cache is ignored" in w for w in warnings)
+    assert any("replace is ignored" in w for w in warnings)
 
 
 def test_release_info_describes_history_objects_notes_and_drift(tmp_path, kubeconfig, namespace):
