@@ -184,3 +184,14 @@ def test_playbook_pulls_with_the_fqcn_from_a_named_repository(repo, env, tmp_pat
     assert "hunter2-secret" not in proc.stdout
     assert "binary_path is ignored" in proc.stdout + proc.stderr
     assert _tree(dest) == expected
+
+
+def test_a_chart_url_is_written_under_its_file_name_like_helm_pull(repo, env, tmp_path):
+    url = repo.url + "/demo-1.1.0.tgz"
+    expected = _helm_pull(tmp_path, url, username="deploy", password="hunter2-secret")
+    dest = tmp_path / "charts"
+    args = {"chart_ref": url, "destination": str(dest), "username": "deploy", "password": "hunter2-secret"}
+    result = _module(args, env, tmp_path)
+    assert result["changed"] is True and not result.get("failed"), result
+    assert _tree(dest) == expected
+    assert _module(args, env, tmp_path)["changed"] is False
