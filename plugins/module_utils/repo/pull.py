@@ -46,9 +46,10 @@ def archive_files(data, source):
                 if parts[0] == "Chart.yaml":
                     raise RepoError("%s: chart yaml not in base directory" % source)
                 clean = posixpath.normpath(rel)
-                if clean.startswith("../") or clean == ".." or posixpath.isabs(clean):
-                    raise RepoError("%s: chart illegally contains content outside the base directory: %s"
-                                    % (source, member.name))
+                if clean.startswith("../") or clean == "..":
+                    raise RepoError("%s: chart illegally references parent directory (%s)" % (source, member.name))
+                if posixpath.isabs(clean):
+                    raise RepoError("%s: chart illegally contains absolute paths (%s)" % (source, member.name))
                 body = tar.extractfile(member).read()
                 files[clean] = body[len(_BOM):] if body.startswith(_BOM) else body
     except (tarfile.TarError, OSError, EOFError) as exc:

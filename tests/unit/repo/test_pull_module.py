@@ -195,3 +195,29 @@ def test_a_chart_url_is_written_under_its_file_name_like_helm_pull(repo, env, tm
     assert result["changed"] is True and not result.get("failed"), result
     assert _tree(dest) == expected
     assert _module(args, env, tmp_path)["changed"] is False
+
+
+def test_an_archive_reaching_outside_its_chart_directory_fails_as_in_helm_and_writes_nothing(repo, env, tmp_path):
+    import io
+    import tarfile
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for name, body in (("demo/Chart.yaml", b"apiVersion: v2\nname: demo\nversion: 0.1.0\n"),
+                           ("demo/../../escaped.txt", b"outside")):
+            info = tarfile.TarInfo(name)
+            info.size = len(body)
+            tar.addfile(info, io.BytesIO(body))
+    (tmp_path / "repo" / "evil-0.1.0.tgz").write_bytes(buf.getvalue())
+    url = repo.url + "/evil-0.1.0.tgz"
+    from helm_python import pull
+    helm_dest = tmp_path / "helm"
+    helm_dest.mkdir()
+    with pytest.raises(Exception) as helm_error:
+        pull(url, destination=str(helm_dest), untar=True, username="deploy", password="hunter2-secret")
+    dest = tmp_path / "charts"
+    dest.mkdir()
+    result = _module({"chart_ref": url, "destination": str(dest), "untar_chart": True, "username": "deploy",
+                      "password": "hunter2-secret"}, env, tmp_path)
+    assert result["failed"] is True and str(helm_error.value) in result["msg"], result
+    # Helm leaves the downloaded archive behind; a failed pull here leaves nothing.
+    assert os.listdir(str(dest)) == [] and not (tmp_path / "escaped.txt").exists()
