@@ -10,7 +10,7 @@ import yaml
 
 from collection_support import ROOT, build_and_install, isolated_env, run, tool
 
-MODULES = ("release", "rollback", "release_info", "template", "repository")
+MODULES = ("release", "rollback", "release_info", "template", "repository", "pull")
 
 
 @pytest.fixture(scope="module")
@@ -80,8 +80,8 @@ def test_ansible_doc_renders_every_plugin(plugin, kind):
     assert doc["examples"].strip()
     assert doc["return"]
     if kind == "module":
-        assert ("repo_name" if plugin.endswith("repository") else "release_name") in doc["doc"]["options"] \
-            or plugin.endswith("template")
+        key = {"repository": "repo_name", "pull": "destination", "template": "chart_ref"}
+        assert key.get(plugin.rsplit(".", 1)[1], "release_name") in doc["doc"]["options"]
         text = run([tool("ansible-doc"), "-t", kind, plugin], env=env)
         assert text.returncode == 0 and "OPTIONS" in text.stdout and "EXAMPLES" in text.stdout, text.stderr
 

@@ -275,6 +275,56 @@ REPOSITORY = dict({
                                      "--force-update)); always reported as a change, as kubernetes.core does."]},
 }, **copy.deepcopy(REPO_ACCESS))
 
+# kubernetes.core.helm_pull's names: chart_* TLS files, skip_tls_certs_check; the repository module's
+# ca_file/cert_file/key_file are aliases.
+PULL = {
+    "chart_ref": {"type": "str", "required": True,
+                  "description": ["The chart to pull - a chart name with I(repo_url), C(repo_name/chart_name) of a "
+                                  "repository added with M(helmless.core.repository) or C(helm repo add), an "
+                                  "C(https://) or C(http://) URL of a C(.tgz), or an OCI reference "
+                                  "C(oci://host/path/chart) (optionally C(:version))."]},
+    "chart_version": {"type": "str", "aliases": ["version"],
+                      "description": ["A version or semver constraint, like C(helm pull --version) (default - the "
+                                      "newest version that is not a prerelease, see I(chart_devel))."]},
+    "destination": {"type": "path", "required": True,
+                    "description": ["Directory to write the chart archive C(<name>-<version>.tgz) into (named as "
+                                    "C(helm pull) names it), created if missing."]},
+    "repo_url": {"type": "str", "aliases": ["url", "chart_repo_url"],
+                 "description": ["URL of the chart repository; I(chart_ref) is then a chart name in its "
+                                 "C(index.yaml)."]},
+    "repo_username": {"type": "str", "aliases": ["username", "chart_repo_username"],
+                      "description": ["Username for a chart repository or OCI registry."]},
+    "repo_password": {"type": "str", "no_log": True, "aliases": ["password", "chart_repo_password"],
+                      "description": ["Password for a chart repository or OCI registry."]},
+    "pass_credentials": copy.deepcopy(REPO_ACCESS["pass_credentials"]),
+    "skip_tls_certs_check": {"type": "bool", "default": False, "aliases": ["insecure_skip_tls_verify"],
+                             "description": ["Do not verify the chart repository's TLS certificate."]},
+    "chart_devel": {"type": "bool", "default": False,
+                    "description": ["Without I(chart_version), consider prerelease versions too (C(helm pull "
+                                    "--devel), the constraint C(>0.0.0-0))."]},
+    "untar_chart": {"type": "bool", "default": False,
+                    "description": ["Write the chart's files into C(<destination>/<chart name>/), as C(helm pull "
+                                    "--untar) lays them out, instead of the archive. Unlike Helm, an existing "
+                                    "directory of that name is replaced when its files differ (and left alone "
+                                    "when they match)."]},
+    "chart_ca_cert": {"type": "path", "aliases": ["ca_file"],
+                      "description": ["CA bundle to verify the chart repository's certificate."]},
+    "chart_ssl_cert_file": {"type": "path", "aliases": ["cert_file"],
+                            "description": ["Client certificate for the chart repository (mutual TLS)."]},
+    "chart_ssl_key_file": {"type": "path", "aliases": ["key_file"],
+                           "description": ["Key of I(chart_ssl_cert_file)."]},
+    "plain_http": {"type": "bool", "default": False,
+                   "description": ["Talk plain HTTP to the OCI registry of an C(oci://) I(chart_ref)."]},
+    "verify_chart": {"type": "bool", "default": False,
+                     "description": ["Not supported - provenance (C(.prov)) signatures are not checked; C(true) "
+                                     "fails the task rather than pull an unverified chart."]},
+    "verify_chart_keyring": {"type": "path",
+                             "description": ["Not supported (see I(verify_chart)); setting it fails the task."]},
+    "provenance": {"type": "bool", "default": False,
+                   "description": ["Not supported - C(.prov) files are not fetched; C(true) fails the task."]},
+    "binary_path": {"type": "path", "description": ["Ignored (no helm binary is used)."]},
+}
+
 IGNORED = ("binary_path", "replace")
 
 

@@ -9,10 +9,12 @@ from .deps import dependency_update
 from .errors import RepoError
 from .fetch import Access
 from .locate import Located, locate_chart
+from .pull import Pulled, pull_chart
 from .repofile import add_repository, make_entry, remove_repository
 
 __all__ = ["Access", "Located", "RepoError", "add_repository", "chart_from_options", "dependency_update",
-           "locate_chart", "make_entry", "remove_repository"]
+           "locate_chart", "make_entry", "pull_chart", "Pulled",
+           "remove_repository"]
 
 
 def access_from_options(params):

@@ -36,6 +36,7 @@ def _run_without(libraries, module, args, tmp_path):
     ("rollback", {"name": "web", "namespace": "apps"}),
     ("release_info", {"namespace": "apps"}),
     ("repository", {"name": "example", "url": "https://charts.example.com"}),
+    ("pull", {"chart_ref": "demo", "repo_url": "https://charts.example.com", "destination": "charts"}),
 ])
 def test_every_module_without_pyyaml_fails_naming_pyyaml(module, args, tmp_path):
     result = _run_without(["yaml"], module, args, tmp_path)

@@ -1,0 +1,174 @@
+"""``helm pull``: a chart archive (or, with ``untar``, its files) written into a destination directory.
+
+Idempotent where Helm is not: the archive is compared byte for byte, the untarred tree file by file,
+and nothing is written when they already match. Everything is fetched and checked before the
+destination is touched, and files land through a temporary name and a rename, so a failed pull
+leaves the destination as it was.
+"""
+import hashlib
+import io
+import os
+import posixpath
+import shutil
+import tarfile
+import tempfile
+
+from .errors import RepoError
+from .index import archive_name
+from .locate import locate_chart
+
+# Helm's pull --devel: no version given means any version, prereleases included.
+DEVEL_CONSTRAINT = ">0.0.0-0"
+_BOM = b"\xef\xbb\xbf"
+
+
+class Pulled(object):
+    """What a pull wrote (or would write): chart ``name``, ``version``, ``path``, sha256 ``digest``, ``changed``."""
+
+    def __init__(self, name, version, path, digest, changed):
+        self.name, self.version, self.path, self.digest, self.changed = name, version, path, digest, changed
+
+
+def archive_files(data, source):
+    """Helm's ``LoadArchiveFiles``: ``{path below the chart directory: bytes}`` (UTF-8 BOM dropped) and the
+    chart name from ``Chart.yaml``."""
+    import yaml
+    files = {}
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as tar:
+            for member in tar:
+                if not member.isfile():
+                    continue
+                parts = member.name.replace("\\", "/").split("/")
+                rel = "/".join(parts[1:])
+                if not rel:
+                    continue
+                if parts[0] == "Chart.yaml":
+                    raise RepoError("%s: chart yaml not in base directory" % source)
+                clean = posixpath.normpath(rel)
+                if clean.startswith("../") or clean == "..":
+                    raise RepoError("%s: chart illegally references parent directory (%s)" % (source, member.name))
+                if posixpath.isabs(clean):
+                    raise RepoError("%s: chart illegally contains absolute paths (%s)" % (source, member.name))
+                body = tar.extractfile(member).read()
+                files[clean] = body[len(_BOM):] if body.startswith(_BOM) else body
+    except (tarfile.TarError, OSError, EOFError) as exc:
+        raise RepoError("%s: not a chart archive: %s" % (source, exc))
+    if "Chart.yaml" not in files:
+        raise RepoError("%s: Chart.yaml file is missing" % source)
+    try:
+        meta = yaml.safe_load(files["Chart.yaml"]) or {}
+    except yaml.YAMLError as exc:
+        raise RepoError("%s: cannot load Chart.yaml: %s" % (source, exc))
+    if not isinstance(meta, dict) or not meta.get("name"):
+        raise RepoError("%s: chart name not specified" % source)
+    return files, meta
+
+
+def pull_chart(chart_ref, destination, version=None, repo_url=None, access=None, devel=False, untar=False,
+               plain_http=False, check_mode=False):
+    """Fetch ``chart_ref`` as ``helm pull`` does and write it into ``destination``; returns :class:`Pulled`."""
+    if devel and not version:
+        version = DEVEL_CONSTRAINT
+    located = locate_chart(chart_ref, version, repo_url, access, plain_http=plain_http)
+    if not located.remote:
+        raise RepoError('chart_ref "%s" is a local path; pull fetches charts from repositories, URLs and OCI '
+                        "registries" % chart_ref)
+    with open(located.path, "rb") as handle:
+        data = handle.read()
+    label = "%s version %s" % (chart_ref, located.version) if located.version else chart_ref
+    files, meta = archive_files(data, label)
+    name, chart_version = str(meta["name"]), str(meta.get("version") or "")
+    digest = hashlib.sha256(data).hexdigest()
+    if untar:
+        target = os.path.join(destination, name)
+        changed = _tree(target) != files
+        if changed and not check_mode:
+            _write_tree(destination, name, files)
+    else:
+        filename = archive_name(located.source) if not chart_ref.startswith("oci://") else \
+            "%s-%s.tgz" % (name, chart_version)
+        target = os.path.join(destination, filename)
+        changed = _read(target) != data
+        if changed and not check_mode:
+            _write_file(destination, filename, data)
+    return Pulled(name, chart_version, target, digest, changed)
+
+
+def _read(path):
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def _tree(root):
+    """``{relative path: bytes}`` of the regular files under ``root``; None when it is not a directory."""
+    if not os.path.isdir(root) or os.path.islink(root):
+        return None
+    found = {}
+    for base, dirs, names in os.walk(root):
+        for entry in dirs + names:
+            full = os.path.join(base, entry)
+            rel = os.path.relpath(full, root).replace(os.sep, "/")
+            if os.path.islink(full) or not (os.path.isdir(full) or os.path.isfile(full)):
+                found[rel] = None  # never equal to archive content: the tree is rewritten
+            elif os.path.isfile(full):
+                found[rel] = _read(full)
+    return found
+
+
+def _prepare(destination):
+    try:
+        os.makedirs(destination, exist_ok=True)
+    except OSError as exc:
+        raise RepoError("cannot create destination %s: %s" % (destination, exc.strerror or exc))
+
+
+def _write_file(destination, filename, data):
+    _prepare(destination)
+    fd, tmp = tempfile.mkstemp(prefix=".%s." % filename, dir=destination)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, os.path.join(destination, filename))
+    except OSError as exc:
+        _discard(tmp)
+        raise RepoError("cannot write %s into %s: %s" % (filename, destination, exc.strerror or exc))
+
+
+def _write_tree(destination, name, files):
+    """Expand into a temporary directory beside the target, then swap it in (the old tree, if any, is removed)."""
+    _prepare(destination)
+    target = os.path.join(destination, name)
+    try:
+        work = tempfile.mkdtemp(prefix=".%s.pull." % name, dir=destination)
+    except OSError as exc:
+        raise RepoError("cannot write into %s: %s" % (destination, exc.strerror or exc))
+    try:
+        fresh = os.path.join(work, "new")
+        for rel, body in files.items():
+            path = os.path.join(fresh, *rel.split("/"))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as handle:
+                handle.write(body)
+            os.chmod(path, 0o644)
+        if os.path.lexists(target):
+            os.rename(target, os.path.join(work, "old"))
+        os.rename(fresh, target)
+    except OSError as exc:
+        raise RepoError("cannot untar %s into %s: %s" % (name, destination, exc.strerror or exc))
+    finally:
+        _discard(work)
+
+
+def _discard(path):
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
