@@ -5,6 +5,7 @@ import sys
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests", "unit", "repo"))
 
 
 def _chart(path, name):
@@ -86,6 +87,43 @@ def test_the_role_installs_in_needs_order_idempotently_and_previews_in_check_mod
         assert core.read_namespaced_config_map("frontend", namespace).data == {"greeting": "hey"}
         assert "db" not in [c.metadata.name for c in core.list_namespaced_config_map(namespace).items]
     finally:
+        try:
+            core.delete_namespace(namespace)
+        except client.ApiException:
+            pass
+
+
+def test_the_role_takes_charts_from_a_chart_repository_and_upgrades_on_a_new_chart_version(tmp_path, kubeconfig,
+                                                                                          kube_client):
+    from helm_python import package, repo_index_generate
+    from kubernetes import client
+
+    from repokit import Server
+
+    served = tmp_path / "repository"
+    served.mkdir()
+    for version in ("0.1.0", "0.2.0"):
+        chart = _chart(tmp_path / version / "greeter", "greeter")
+        chart_yaml = tmp_path / version / "greeter" / "Chart.yaml"
+        chart_yaml.write_text(chart_yaml.read_text().replace("0.1.0", version))
+        package(chart, destination=str(served))
+    repo_index_generate(str(served))
+    repo = Server(served)
+    core = client.CoreV1Api(kube_client)
+    namespace = "role-" + os.urandom(3).hex()
+    releases = [{"name": "greeter", "chart": "greeter", "chart_repo_url": repo.url, "chart_version": "0.1.0"}]
+    defaults = {"namespace": namespace, "state": "present", "create_namespace": True}
+    try:
+        first = _run(tmp_path, _play(tmp_path, kubeconfig, releases, defaults, "v1"))
+        (installed,) = first["Install or upgrade releases, each after the releases it needs"]
+        assert installed["changed"] and installed["status"]["chart"] == "greeter-0.1.0"
+        releases[0]["chart_version"] = "^0.2"
+        second = _run(tmp_path, _play(tmp_path, kubeconfig, releases, defaults, "v2"))
+        (upgraded,) = second["Install or upgrade releases, each after the releases it needs"]
+        assert upgraded["changed"] and upgraded["status"]["chart"] == "greeter-0.2.0"
+        assert upgraded["status"]["revision"] == "2"
+    finally:
+        repo.close()
         try:
             core.delete_namespace(namespace)
         except client.ApiException:
