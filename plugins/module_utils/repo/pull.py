@@ -6,11 +6,8 @@ destination is touched, and files land through a temporary name and a rename, so
 leaves the destination as it was.
 """
 import hashlib
-import io
 import os
-import posixpath
 import shutil
-import tarfile
 import tempfile
 
 from .errors import RepoError
@@ -19,7 +16,6 @@ from .locate import locate_chart
 
 # Helm's pull --devel: no version given means any version, prereleases included.
 DEVEL_CONSTRAINT = ">0.0.0-0"
-_BOM = b"\xef\xbb\xbf"
 
 
 class Pulled(object):
@@ -30,30 +26,16 @@ class Pulled(object):
 
 
 def archive_files(data, source):
-    """Helm's ``LoadArchiveFiles``: ``{path below the chart directory: bytes}`` (UTF-8 BOM dropped) and the
-    chart name from ``Chart.yaml``."""
+    """The chart loader's archive entries (Helm's ``LoadArchiveFiles`` checks) as ``{path: bytes}``, and the
+    chart's ``Chart.yaml`` metadata; errors name ``source``."""
     import yaml
-    files = {}
+
+    from ..chart.errors import ChartError
+    from ..chart.loader import archive_files as chart_archive_files
     try:
-        with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as tar:
-            for member in tar:
-                if not member.isfile():
-                    continue
-                parts = member.name.replace("\\", "/").split("/")
-                rel = "/".join(parts[1:])
-                if not rel:
-                    continue
-                if parts[0] == "Chart.yaml":
-                    raise RepoError("%s: chart yaml not in base directory" % source)
-                clean = posixpath.normpath(rel)
-                if clean.startswith("../") or clean == "..":
-                    raise RepoError("%s: chart illegally references parent directory (%s)" % (source, member.name))
-                if posixpath.isabs(clean):
-                    raise RepoError("%s: chart illegally contains absolute paths (%s)" % (source, member.name))
-                body = tar.extractfile(member).read()
-                files[clean] = body[len(_BOM):] if body.startswith(_BOM) else body
-    except (tarfile.TarError, OSError, EOFError) as exc:
-        raise RepoError("%s: not a chart archive: %s" % (source, exc))
+        files = dict(chart_archive_files(data))
+    except ChartError as exc:
+        raise RepoError("%s: %s" % (source, exc))
     if "Chart.yaml" not in files:
         raise RepoError("%s: Chart.yaml file is missing" % source)
     try:
