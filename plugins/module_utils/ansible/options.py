@@ -325,6 +325,14 @@ PULL = {
     "binary_path": {"type": "path", "description": ["Ignored (no helm binary is used)."]},
 }
 
+
+def _unused(opt):
+    """A connection option a module accepts only for module_defaults: same type, no env fallback."""
+    out = {key: copy.deepcopy(value) for key, value in opt.items() if key not in ("env", "description")}
+    out["description"] = ["Accepted so that C(module_defaults) of the C(helm) action group apply; not used."]
+    return out
+
+
 # kubernetes.core.helm_registry_auth's names; the cluster connection options (but host, which is the
 # registry here) are accepted so module_defaults for the helm group apply, and are not used.
 REGISTRY_AUTH = dict({
@@ -346,9 +354,7 @@ REGISTRY_AUTH = dict({
     "plain_http": {"type": "bool", "default": False,
                    "description": ["Talk plain HTTP to the registry (C(helm registry login --plain-http))."]},
     "binary_path": {"type": "path", "description": ["Ignored (no helm binary is used)."]},
-}, **{k: dict({f: copy.deepcopy(v) for f, v in opt.items() if f not in ("env", "description")},
-               description=["Accepted so that C(module_defaults) of the C(helm) action group apply; not used."])
-      for k, opt in CONNECTION.items() if k not in ("host", "binary_path")})
+}, **{name: _unused(opt) for name, opt in CONNECTION.items() if name not in ("host", "binary_path")})
 
 IGNORED = ("binary_path", "replace")
 

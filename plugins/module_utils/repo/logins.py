@@ -100,18 +100,33 @@ def _helper(content, key):
 
 
 def stored_credentials(host):
-    """(username, password) stored for ``host`` by a registry login (Helm's file, then Docker's), or None."""
+    """(username, password) stored for ``host`` by a registry login (Helm's file, then Docker's), or None.
+
+    A broken Helm registry config fails (as Helm's client does); a broken Docker config is skipped, as
+    Helm then uses its own store alone.
+    """
     key = server_address(host)
     for path in (registry_config(), docker_config()):
-        auths = _load(path).get("auths") or {}
-        found = auths.get(key)
-        if found is None:  # legacy keys with a scheme or path: https://host/
-            found = next((value for name, value in auths.items() if normalize_host(name) == key), None)
-        if found is not None:
-            username, password = _decode(found, key, path)
-            if username or password:
-                return username, password
+        try:
+            found = _find(path, key)
+        except RepoError:
+            if path == registry_config():
+                raise
+            continue
+        if found:
+            return found
     return None
+
+
+def _find(path, key):
+    auths = _load(path).get("auths") or {}
+    found = auths.get(key)
+    if found is None:  # legacy keys with a scheme or path: https://host/
+        found = next((value for name, value in auths.items() if normalize_host(name) == key), None)
+    if found is None:
+        return None
+    username, password = _decode(found, key, path)
+    return (username, password) if username or password else None
 
 
 def login(host, username, password, verify, check_mode=False):

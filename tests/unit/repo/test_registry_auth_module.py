@@ -108,6 +108,20 @@ def test_login_writes_the_config_helm_registry_login_writes(front, env, tmp_path
     assert PASSWORD not in json.dumps(result)
 
 
+def test_a_basic_auth_registry_is_logged_in_like_helm_does(oci_registry, env, tmp_path):
+    proxy = TokenAuthProxy(oci_registry, USER, PASSWORD, basic=True)
+    try:
+        expected = _helm_config(tmp_path, "login", proxy.address)[0]
+        assert _login(proxy, env, tmp_path)["changed"] is True
+        with open(_config(env), "rb") as handle:
+            assert handle.read() == expected
+        os.unlink(_config(env))
+        assert "401" in _login(proxy, env, tmp_path, password="wrong")["msg"]
+        assert not os.path.exists(_config(env))
+    finally:
+        proxy.close()
+
+
 def test_login_into_no_config_creates_the_file_helm_creates(front, env, tmp_path):
     expected = _helm_config(tmp_path, "login", front.address)[0]
     assert _login(front, env, tmp_path)["changed"] is True
@@ -195,6 +209,9 @@ def test_a_docker_login_is_the_fallback_as_in_helm(front, env, tmp_path):
     assert _run("template", args, env, tmp_path).get("failed") is True
     result = _run("template", args, dict(env, DOCKER_CONFIG=str(docker)), tmp_path)
     assert not result.get("failed"), result
+    (docker / "config.json").write_text("{not json")  # skipped, as Helm skips it: the registry refuses
+    broken = _run("template", args, dict(env, DOCKER_CONFIG=str(docker)), tmp_path)
+    assert broken.get("failed") is True and "401" in broken["msg"], broken
     from helm_python import Chart
     rendered = Chart.load(str(tmp_path / "src" / "demo")).render({}, name="web", namespace="default")
     assert rendered and all(text.strip() in result["stdout"] for text in rendered.values())
