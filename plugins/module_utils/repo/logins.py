@@ -44,35 +44,108 @@ def server_address(host):
     return DOCKER_HUB if host in ("docker.io", "registry-1.docker.io") else host
 
 
-def _load(path):
+def _read(path):
     try:
         with open(path, "rb") as handle:
-            text = handle.read().decode("utf-8")
+            return handle.read().decode("utf-8")
     except FileNotFoundError:
-        return {}
+        return ""
     except (OSError, UnicodeDecodeError) as exc:
         raise RepoError("failed to open config file at %s: %s" % (path, exc))
+
+
+def _load(path):
+    text = _read(path)
     if not text.strip():
         return {}
     try:
         content = json.loads(text)
     except ValueError as exc:
         raise RepoError("failed to decode config file at %s: invalid config format: %s" % (path, exc))
-    if not isinstance(content, dict) or not isinstance(content.get("auths", {}), dict):
+    if not isinstance(content, dict) or not isinstance(content.get("auths") or {}, dict):
         raise RepoError("failed to decode config file at %s: invalid config format: auths is not an object" % path)
     return content
 
 
-def _dump(content):
-    """Go's ``json.MarshalIndent(content, "", "\\t")`` over oras-go's content map."""
-    content = dict(content)
-    if not content.get("credsStore"):
-        content.pop("credsStore", None)  # oras-go omits an empty credsStore
-    content["auths"] = dict(sorted(content.get("auths", {}).items()))
-    text = json.dumps(dict(sorted(content.items())), indent="\t", separators=(",", ": "), ensure_ascii=False)
-    for char, escaped in _GO_ESCAPES:
-        text = text.replace(char, escaped)
-    return text.encode("utf-8")
+def _members(text):
+    """``{key: value's JSON text}`` of a JSON object, the values byte for byte (Go's json.RawMessage)."""
+    decoder, members = json.JSONDecoder(), {}
+
+    def skip(pos):
+        while text[pos] in " \t\r\n":
+            pos += 1
+        return pos
+    pos = skip(0) + 1
+    while text[skip(pos)] != "}":
+        key, pos = decoder.raw_decode(text, skip(pos))
+        start = skip(skip(pos) + 1)  # past the colon
+        end = decoder.raw_decode(text, start)[1]
+        members[key] = text[start:end]
+        pos = skip(end)
+        if text[pos] == ",":
+            pos += 1
+    return members
+
+
+def _object(members):
+    return "{%s}" % ",".join("%s:%s" % (json.dumps(key, ensure_ascii=False), value)
+                             for key, value in sorted(members.items()))
+
+
+def _go_indent(text):
+    """Go's MarshalIndent(..., "", "\t") of raw JSON: whitespace outside strings dropped, ``<>&`` and
+    U+2028/2029 in strings escaped, strings otherwise kept verbatim, empty objects and arrays compact."""
+    out, depth, pos = [], 0, 0
+    while pos < len(text):
+        char = text[pos]
+        if char == '"':
+            end = pos + 1
+            while text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            chunk = text[pos:end + 1]
+            for raw, escaped in _GO_ESCAPES:
+                chunk = chunk.replace(raw, escaped)
+            out.append(chunk)
+            pos = end + 1
+            continue
+        if char in "{[":
+            after = pos + 1
+            while text[after] in " \t\r\n":
+                after += 1
+            if text[after] in "}]":
+                out.append(char + text[after])
+                pos = after + 1
+                continue
+            depth += 1
+            out.append(char + "\n" + "\t" * depth)
+        elif char in "}]":
+            depth -= 1
+            out.append("\n" + "\t" * depth + char)
+        elif char == ",":
+            out.append(",\n" + "\t" * depth)
+        elif char == ":":
+            out.append(": ")
+        elif char not in " \t\r\n":
+            out.append(char)
+        pos += 1
+    return "".join(out)
+
+
+def _save(path, key, entry):
+    """Set (or with ``entry=None`` remove) ``auths[key]`` as oras-go's file store saves: every other value
+    kept as written, top-level and ``auths`` keys sorted, an empty ``credsStore`` dropped, tab-indented."""
+    text = _read(path)
+    top = _members(text) if text.strip() else {}
+    auths = _members(top["auths"]) if top.get("auths", "null") != "null" else {}
+    if entry is None:
+        auths.pop(key, None)
+    else:
+        auths[key] = json.dumps(entry, separators=(",", ":"))
+    if "credsStore" in top and not json.loads(top["credsStore"]):
+        del top["credsStore"]
+    top["auths"] = _object(auths)
+    os.makedirs(os.path.dirname(path) or ".", mode=0o700, exist_ok=True)
+    atomic_write(path, _go_indent(_object(top)).encode("utf-8"), 0o600)
 
 
 def _entry(username, password):
@@ -147,12 +220,10 @@ def login(host, username, password, verify, check_mode=False):
     except RepoError as exc:
         raise RepoError('authenticating to "%s": %s' % (host, exc))
     entry = _entry(username, password)
-    if content.get("auths", {}).get(key) == entry:
+    if (content.get("auths") or {}).get(key) == entry:
         return False, "Login Succeeded"
     if not check_mode:
-        content.setdefault("auths", {})[key] = entry
-        os.makedirs(os.path.dirname(path) or ".", mode=0o700, exist_ok=True)
-        atomic_write(path, _dump(content), 0o600)
+        _save(path, key, entry)
     return True, "Login Succeeded"
 
 
@@ -161,8 +232,7 @@ def logout(host, check_mode=False):
     path = registry_config()
     content = _load(path)
     key = server_address(host)
-    changed = key in content.get("auths", {})
+    changed = key in (content.get("auths") or {})
     if changed and not check_mode:
-        del content["auths"][key]
-        atomic_write(path, _dump(content), 0o600)
+        _save(path, key, None)
     return changed, "Removing login credentials for %s" % host

@@ -18,7 +18,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 COLLECTIONS = os.path.join(ROOT, ".build", "collections")
 USER, PASSWORD = "robot", "t0ken-pass&<x>"
 # A config file someone already has: another registry's login and a key Helm does not know.
-EXISTING = {"auths": {"other.example:5000": {"auth": "b3RoZXI6c2VjcmV0"}}, "experimental": {"enabled": True}}
+EXISTING = """{"credsStore": "", "auths": { "other.example:5000": {"auth": "b3RoZXI6c2VjcmV0", "email": "x"} },
+  "experimental": {"enabled": true, "note": "a<b & c>d, caf\\u00e9 \u00e9", "ratio": 2.50, "list": [1, [], {}]}}"""
 
 
 @pytest.fixture
@@ -79,8 +80,8 @@ def _helm_config(tmp_path, action, address, start=None):
 def _seed(env, content=EXISTING):
     path = _config(env)
     os.makedirs(os.path.dirname(path))
-    with open(path, "w") as handle:
-        json.dump(content, handle)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(content)
     with open(path, "rb") as handle:
         return handle.read()
 
