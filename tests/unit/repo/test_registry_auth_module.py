@@ -256,3 +256,28 @@ def test_playbook_logs_in_with_the_fqcn_and_pulls_with_the_login(front, env, tmp
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "binary_path is ignored" in proc.stdout + proc.stderr
     assert (dest / archive).read_bytes() == data
+
+
+def test_dependency_update_from_the_registry_uses_the_stored_login(front, env, tmp_path):
+    repository = "oci://%s/charts" % front.address
+    archive, data = _helm_pull(tmp_path, repository + "/demo", front.address)
+    chart = write_chart(tmp_path / "parent", "parent", "1.0.0",
+                        deps=[{"name": "demo", "version": "~1.0", "repository": repository}])
+    args = {"chart_ref": chart, "dependency_update": True, "plain_http": True}
+    refused = _run("template", args, env, tmp_path)
+    assert refused.get("failed") is True and "401" in refused["msg"], refused
+    assert _login(front, env, tmp_path)["changed"] is True
+    result = _run("template", args, env, tmp_path)
+    assert not result.get("failed"), result
+    with open(os.path.join(chart, "charts", archive), "rb") as handle:
+        assert handle.read() == data
+
+
+def test_helm_registry_config_names_the_file_for_login_and_pull(front, env, tmp_path):
+    custom = dict(env, HELM_REGISTRY_CONFIG=str(tmp_path / "elsewhere" / "registry.json"))
+    assert _login(front, custom, tmp_path)["changed"] is True
+    assert os.path.exists(custom["HELM_REGISTRY_CONFIG"]) and not os.path.exists(_config(env))
+    args = {"chart_ref": "oci://%s/charts/demo" % front.address, "destination": str(tmp_path / "charts"),
+            "plain_http": True}
+    assert _run("pull", args, env, tmp_path).get("failed") is True
+    assert not _run("pull", args, custom, tmp_path).get("failed")
