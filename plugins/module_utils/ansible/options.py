@@ -325,6 +325,37 @@ PULL = {
     "binary_path": {"type": "path", "description": ["Ignored (no helm binary is used)."]},
 }
 
+
+def _unused(opt):
+    """A connection option a module accepts only for module_defaults: same type, no env fallback."""
+    out = {key: copy.deepcopy(value) for key, value in opt.items() if key not in ("env", "description")}
+    out["description"] = ["Accepted so that C(module_defaults) of the C(helm) action group apply; not used."]
+    return out
+
+
+# kubernetes.core.helm_registry_auth's names; the cluster connection options (but host, which is the
+# registry here) are accepted so module_defaults for the helm group apply, and are not used.
+REGISTRY_AUTH = dict({
+    "host": {"type": "str", "required": True, "aliases": ["registry_url"],
+             "description": ["The registry, C(host) or C(host:port) as in C(oci://host:port/path/chart) (a "
+                             "leading C(oci://), C(https://) or C(http://) and a trailing path are dropped)."]},
+    "username": {"type": "str", "aliases": ["repo_username"],
+                 "description": ["Registry username. Required with I(state=present)."]},
+    "password": {"type": "str", "no_log": True, "aliases": ["repo_password"],
+                 "description": ["Registry password or token. Required with I(state=present)."]},
+    "state": {"type": "str", "default": "present", "choices": ["present", "absent"],
+              "description": ["C(present) checks the credentials against the registry and stores them, like C(helm "
+                              "registry login); C(absent) removes them, like C(helm registry logout)."]},
+    "insecure": {"type": "bool", "default": False,
+                 "description": ["Do not verify the registry's TLS certificate."]},
+    "ca_file": {"type": "path", "description": ["CA bundle to verify the registry's certificate."]},
+    "cert_file": {"type": "path", "description": ["Client certificate for the registry (mutual TLS)."]},
+    "key_file": {"type": "path", "description": ["Key of I(cert_file)."]},
+    "plain_http": {"type": "bool", "default": False,
+                   "description": ["Talk plain HTTP to the registry (C(helm registry login --plain-http))."]},
+    "binary_path": {"type": "path", "description": ["Ignored (no helm binary is used)."]},
+}, **{name: _unused(opt) for name, opt in CONNECTION.items() if name not in ("host", "binary_path")})
+
 IGNORED = ("binary_path", "replace")
 
 

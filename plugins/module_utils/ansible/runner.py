@@ -296,3 +296,32 @@ def run_pull(params, check_mode=False):
         raise ModuleFailure(str(exc)) from exc
     return {"changed": pulled.changed, "chart": pulled.name, "version": pulled.version, "path": pulled.path,
             "digest": pulled.digest}, _warnings(params)
+
+
+def run_registry_auth(params, check_mode=False):
+    """``helm registry login``/``logout`` for the registry_auth module; idempotent, check mode writes nothing.
+
+    ``present`` always checks the credentials against the registry (as Helm does), also when the same
+    entry is stored already and in check mode: a task that passes means pulls with this login work.
+    """
+    from ..repo import Access, RepoError
+    from ..repo.logins import login, logout, normalize_host
+    from ..repo.oci import Registry
+
+    host = normalize_host(params["host"])
+    if not host:
+        raise ModuleFailure("host must name a registry (host or host:port), got %r" % params["host"])
+    try:
+        if params.get("state", "present") == "absent":
+            changed, message = logout(host, check_mode)
+        else:
+            access = Access(username=params["username"], password=params["password"],
+                            insecure_skip_tls_verify=params.get("insecure"), ca_file=params.get("ca_file"),
+                            cert_file=params.get("cert_file"), key_file=params.get("key_file"))
+
+            def verify():
+                Registry(host, access, params.get("plain_http", False)).get("/v2/")
+            changed, message = login(host, params["username"], params["password"], verify, check_mode)
+    except RepoError as exc:
+        raise ModuleFailure(str(exc)) from exc
+    return {"changed": changed, "host": host, "stdout": message, "stdout_lines": [message]}, _warnings(params)

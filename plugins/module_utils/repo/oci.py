@@ -1,7 +1,9 @@
 """Helm charts in OCI registries (``oci://host/path/chart[:tag|@digest]``), pulled as Helm's registry
 client does: tags listed and matched against ``chart_version`` (``+`` is stored as ``_``), the manifest's
 chart layer (``application/vnd.cncf.helm.chart.content.v1.tar+gzip``) fetched and checked against its
-digest. Anonymous, Basic and Bearer-token (``WWW-Authenticate``) registries are supported.
+digest. Anonymous, Basic and Bearer-token (``WWW-Authenticate``) registries are supported; without
+credentials in the task, those of a registry login (``helm registry login``, the registry_auth module)
+are used, as Helm does.
 """
 import json
 import re
@@ -10,6 +12,7 @@ import urllib.parse
 from ..semver import SemverError, Version, check, compare, parse_constraints
 from .errors import RepoError
 from .fetch import Access, request
+from .logins import stored_credentials
 
 MANIFEST = "application/vnd.oci.image.manifest.v1+json"
 CHART_LAYERS = ("application/vnd.cncf.helm.chart.content.v1.tar+gzip", "application/tar+gzip")
@@ -40,7 +43,10 @@ class Registry(object):
 
     def __init__(self, host, access, plain_http=False):
         self.base = ("http" if plain_http else "https") + "://" + host
-        self.access = Access(self.base, access.username, access.password, True, access.insecure_skip_tls_verify,
+        username, password = access.username, access.password
+        if not (username or password):
+            username, password = stored_credentials(host) or ("", "")
+        self.access = Access(self.base, username, password, True, access.insecure_skip_tls_verify,
                              access.ca_file, access.cert_file, access.key_file)
         self.token = None
 

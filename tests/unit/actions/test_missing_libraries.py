@@ -51,6 +51,15 @@ def test_a_library_only_some_charts_use_is_still_named_before_anything_runs(tmp_
     assert result["msg"].startswith("Failed to import the required Python library (cryptography) on ")
 
 
+def test_registry_auth_needs_no_third_party_library(tmp_path):
+    """It gets as far as the registry (refused connection on a closed port), not a missing-library message."""
+    args = {"host": "127.0.0.1:9", "username": "u", "password": "p", "plain_http": True}
+    result = _run_without(["yaml", "jsonpatch", "jsonschema", "cryptography", "bcrypt", "urllib3"], "registry_auth",
+                          args, tmp_path)
+    assert result["failed"] is True
+    assert result["msg"].startswith('authenticating to "127.0.0.1:9": '), result["msg"]
+
+
 def test_the_cluster_modules_also_need_urllib3(tmp_path):
     result = _run_without(["urllib3"], "release_info", {"namespace": "apps"}, tmp_path)
     assert result["msg"].startswith("Failed to import the required Python library (urllib3) on ")

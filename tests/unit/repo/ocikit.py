@@ -68,16 +68,17 @@ def oci_registry():
 
 class TokenAuthProxy(object):
     """A registry front that demands a bearer token (the Docker token flow): ``/token`` hands one out for
-    the right Basic credentials, ``/v2/`` reads are forwarded to ``backend`` only with it."""
+    the right Basic credentials, ``/v2/`` reads are forwarded to ``backend`` only with it. With
+    ``basic=True`` it is a Basic-auth registry instead: ``/v2/`` wants the credentials themselves."""
 
-    def __init__(self, backend, username, password):
+    def __init__(self, backend, username, password, basic=False):
         import base64
         import http.server
         import threading
         import urllib.error
         import urllib.request
 
-        basic = "Basic " + base64.b64encode(("%s:%s" % (username, password)).encode()).decode()
+        basic_header = "Basic " + base64.b64encode(("%s:%s" % (username, password)).encode()).decode()
         proxy = self
         self.seen = []
 
@@ -95,10 +96,12 @@ class TokenAuthProxy(object):
                 auth = self.headers.get("Authorization")
                 proxy.seen.append((self.path, auth))
                 if self.path.startswith("/token"):
-                    if auth != basic:
+                    if auth != basic_header:
                         return self._reply(401)
                     return self._reply(200, b'{"token": "granted"}', [("Content-Type", "application/json")])
-                if auth != "Bearer granted":
+                if basic and auth != basic_header:
+                    return self._reply(401, b"{}", [("WWW-Authenticate", 'Basic realm="test"')])
+                if not basic and auth != "Bearer granted":
                     challenge = 'Bearer realm="http://%s/token",service="test"' % proxy.address
                     return self._reply(401, b"{}", [("WWW-Authenticate", challenge)])
                 request = urllib.request.Request("http://%s%s" % (backend, self.path), method=self.command,
