@@ -3,11 +3,17 @@ served over HTTP from 127.0.0.1 on an ephemeral port, optionally behind Basic au
 import base64
 import functools
 import http.server
+import json
 import os
 import ssl
+import subprocess
+import sys
 import threading
 
 import pytest
+
+COLLECTIONS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))))), ".build", "collections")
 
 
 def write_chart(root, name, version, templates=None, deps=None, values="greeting: hello\n"):
@@ -135,3 +141,25 @@ def helm_home(tmp_path, monkeypatch):
     for name in ("HELM_REPOSITORY_CONFIG", "HELM_REPOSITORY_CACHE", "HELM_CONTENT_CACHE"):
         monkeypatch.delenv(name, raising=False)
     return home
+
+
+@pytest.fixture
+def env(tmp_path):
+    """The environment a module runs in: the collection importable, Helm's and Docker's homes under tmp_path."""
+    home = tmp_path / "helmhome"
+    out = {k: v for k, v in os.environ.items() if not k.startswith("HELM_") and k != "DOCKER_CONFIG"}
+    out.update(PYTHONPATH=COLLECTIONS + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               ANSIBLE_COLLECTIONS_PATH=COLLECTIONS, HELM_CONFIG_HOME=str(home / "config"),
+               HELM_CACHE_HOME=str(home / "cache"), HOME=str(tmp_path))
+    return out
+
+
+def run_module(name, args, env, cwd, check_mode=False):
+    """Run module ``name`` as Ansible runs it (args file in argv); returns (result, raw stdout)."""
+    args_file = os.path.join(str(cwd), "args.json")
+    with open(args_file, "w") as handle:
+        json.dump({"ANSIBLE_MODULE_ARGS": dict(args, _ansible_check_mode=check_mode)}, handle)
+    proc = subprocess.run([sys.executable, "-m", "ansible_collections.helmless.core.plugins.modules." + name,
+                           args_file], capture_output=True, text=True, env=env, cwd=str(cwd))
+    assert proc.stdout.strip(), proc.stderr
+    return json.loads(proc.stdout), proc.stdout

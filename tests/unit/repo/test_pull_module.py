@@ -8,22 +8,9 @@ import sys
 import pytest
 
 from ocikit import oci_registry  # noqa: F401 - fixture
-from repokit import helm_home, publish, serve  # noqa: F401 - fixtures
+from repokit import env, helm_home, publish, run_module, serve  # noqa: F401 - fixtures
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-COLLECTIONS = os.path.join(ROOT, ".build", "collections")
 CHARTS = [("demo", "1.0.0"), ("demo", "1.1.0"), ("demo", "2.0.0"), ("demo", "2.1.0-rc.1")]
-
-
-@pytest.fixture
-def env(tmp_path):
-    home = tmp_path / "helmhome"
-    out = {k: v for k, v in os.environ.items() if not k.startswith("HELM_")}
-    out.update(PYTHONPATH=COLLECTIONS + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               ANSIBLE_COLLECTIONS_PATH=COLLECTIONS, HELM_CONFIG_HOME=str(home / "config"),
-               HELM_CACHE_HOME=str(home / "cache"), HOME=str(tmp_path))
-    return out
 
 
 @pytest.fixture
@@ -33,12 +20,7 @@ def repo(tmp_path, serve):
 
 
 def _module(args, env, tmp_path, check_mode=False):
-    args_file = tmp_path / "args.json"
-    args_file.write_text(json.dumps({"ANSIBLE_MODULE_ARGS": dict(args, _ansible_check_mode=check_mode)}))
-    proc = subprocess.run([sys.executable, "-m", "ansible_collections.helmless.core.plugins.modules.pull",
-                           str(args_file)], capture_output=True, text=True, env=env, cwd=str(tmp_path))
-    assert proc.stdout.strip(), proc.stderr
-    return json.loads(proc.stdout)
+    return run_module("pull", args, env, tmp_path, check_mode)[0]
 
 
 def _tree(root):

@@ -11,25 +11,12 @@ import sys
 import pytest
 
 from ocikit import TokenAuthProxy, oci_registry  # noqa: F401 - fixture
-from repokit import write_chart
+from repokit import env, run_module, write_chart  # noqa: F401 - fixture
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-COLLECTIONS = os.path.join(ROOT, ".build", "collections")
 USER, PASSWORD = "robot", "t0ken-pass&<x>"
 # A config file someone already has: another registry's login and a key Helm does not know.
 EXISTING = """{"credsStore": "", "auths": { "other.example:5000": {"auth": "b3RoZXI6c2VjcmV0", "email": "x"} },
   "experimental": {"enabled": true, "note": "a<b & c>d, caf\\u00e9 \u00e9", "ratio": 2.50, "list": [1, [], {}]}}"""
-
-
-@pytest.fixture
-def env(tmp_path):
-    home = tmp_path / "helmhome"
-    out = {k: v for k, v in os.environ.items() if not k.startswith("HELM_") and k != "DOCKER_CONFIG"}
-    out.update(PYTHONPATH=COLLECTIONS + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               ANSIBLE_COLLECTIONS_PATH=COLLECTIONS, HELM_CONFIG_HOME=str(home / "config"),
-               HELM_CACHE_HOME=str(home / "cache"), HOME=str(tmp_path))
-    return out
 
 
 @pytest.fixture
@@ -50,12 +37,7 @@ def _config(env):
 
 
 def _run(name, args, env, tmp_path, check_mode=False):
-    args_file = tmp_path / "args.json"
-    args_file.write_text(json.dumps({"ANSIBLE_MODULE_ARGS": dict(args, _ansible_check_mode=check_mode)}))
-    proc = subprocess.run([sys.executable, "-m", "ansible_collections.helmless.core.plugins.modules." + name,
-                           str(args_file)], capture_output=True, text=True, env=env, cwd=str(tmp_path))
-    assert proc.stdout.strip(), proc.stderr
-    return json.loads(proc.stdout)
+    return run_module(name, args, env, tmp_path, check_mode)[0]
 
 
 def _login(front, env, tmp_path, password=PASSWORD, check_mode=False, **extra):

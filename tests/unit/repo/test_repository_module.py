@@ -1,6 +1,5 @@
 """The repository module (kubernetes.core.helm_repository drop-in) and repository charts through the
 template module, run the way Ansible runs them."""
-import json
 import os
 import subprocess
 import sys
@@ -8,21 +7,8 @@ import sys
 import pytest
 import yaml
 
-from repokit import publish, serve, write_chart  # noqa: F401 - fixtures
+from repokit import env, publish, run_module, serve, write_chart  # noqa: F401 - fixtures
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-COLLECTIONS = os.path.join(ROOT, ".build", "collections")
-
-
-@pytest.fixture
-def env(tmp_path):
-    home = tmp_path / "helmhome"
-    out = {k: v for k, v in os.environ.items() if not k.startswith("HELM_")}
-    out.update(PYTHONPATH=COLLECTIONS + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               ANSIBLE_COLLECTIONS_PATH=COLLECTIONS, HELM_CONFIG_HOME=str(home / "config"),
-               HELM_CACHE_HOME=str(home / "cache"), HOME=str(tmp_path))
-    return out
 
 
 @pytest.fixture
@@ -32,13 +18,7 @@ def repo(tmp_path, serve):
     return serve(tmp_path / "repo", credentials=("deploy", "hunter2-secret"))
 
 
-def _module(name, args, env, tmp_path, check_mode=False):
-    args_file = tmp_path / "args.json"
-    args = dict(args, _ansible_check_mode=check_mode)
-    args_file.write_text(json.dumps({"ANSIBLE_MODULE_ARGS": args}))
-    proc = subprocess.run([sys.executable, "-m", "ansible_collections.helmless.core.plugins.modules." + name,
-                           str(args_file)], capture_output=True, text=True, env=env, cwd=str(tmp_path))
-    return json.loads(proc.stdout), proc.stdout
+_module = run_module
 
 
 def _repositories(env):
