@@ -45,6 +45,15 @@ def charts_file(name, cache=None):
     return os.path.join(cache or repository_cache(), "%s-charts.txt" % name)
 
 
+def read_bytes(path):
+    """The file's bytes, or None when it cannot be read (absent)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
 def atomic_write(path, data, mode=0o644):
     """Write through a temporary file in the same directory and rename: readers and parallel
     writers never see a partial file."""

@@ -13,6 +13,7 @@ import tempfile
 from .errors import RepoError
 from .index import archive_name
 from .locate import locate_chart
+from .paths import read_bytes
 
 # Helm's pull --devel: no version given means any version, prereleases included.
 DEVEL_CONSTRAINT = ">0.0.0-0"
@@ -71,18 +72,10 @@ def pull_chart(chart_ref, destination, version=None, repo_url=None, access=None,
         filename = archive_name(located.source) if not chart_ref.startswith("oci://") else \
             "%s-%s.tgz" % (name, chart_version)
         target = os.path.join(destination, filename)
-        changed = _read(target) != data
+        changed = read_bytes(target) != data
         if changed and not check_mode:
             _write_file(destination, filename, data)
     return Pulled(name, chart_version, target, digest, changed)
-
-
-def _read(path):
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError:
-        return None
 
 
 def _tree(root):
@@ -97,7 +90,7 @@ def _tree(root):
             if os.path.islink(full) or not (os.path.isdir(full) or os.path.isfile(full)):
                 found[rel] = None  # never equal to archive content: the tree is rewritten
             elif os.path.isfile(full):
-                found[rel] = _read(full)
+                found[rel] = read_bytes(full)
     return found
 
 

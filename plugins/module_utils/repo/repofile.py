@@ -159,7 +159,7 @@ def add_repository(entry, force_update=False, check_mode=False, config=None, cac
                 return False, '"%s" already exists with the same configuration, skipping' % name
         if check_mode:
             return True, '"%s" would be added to your repositories' % name
-        old_index = _read(index_path)
+        old_index = paths.read_bytes(index_path)
         data = download_index(entry, cache)[1]
         # a forced add always reports a change, as kubernetes.core.helm_repository does
         changed = force_update or existing != entry or old_index != data
@@ -187,11 +187,3 @@ def remove_repository(name, check_mode=False, config=None, cache=None):
                 if os.path.exists(path):
                     os.unlink(path)
     return True, '"%s" has been removed from your repositories' % name
-
-
-def _read(path):
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError:
-        return None

@@ -163,3 +163,10 @@ def run_module(name, args, env, cwd, check_mode=False):
                            args_file], capture_output=True, text=True, env=env, cwd=str(cwd))
     assert proc.stdout.strip(), proc.stderr
     return json.loads(proc.stdout), proc.stdout
+
+
+def run_playbook(playbook, env, cwd):
+    """``ansible-playbook`` on localhost with the test's Python; returns the CompletedProcess (text)."""
+    return subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local",
+                           "-e", "ansible_python_interpreter=" + sys.executable, str(playbook)],
+                          capture_output=True, text=True, env=env, cwd=str(cwd))

@@ -2,13 +2,11 @@
 way Ansible runs it; the expected archives and trees come from helm_python.pull at test time."""
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
 from ocikit import oci_registry  # noqa: F401 - fixture
-from repokit import env, helm_home, publish, run_module, serve  # noqa: F401 - fixtures
+from repokit import env, helm_home, publish, run_module, run_playbook, serve  # noqa: F401 - fixtures
 
 CHARTS = [("demo", "1.0.0"), ("demo", "1.1.0"), ("demo", "2.0.0"), ("demo", "2.1.0-rc.1")]
 
@@ -159,9 +157,7 @@ def test_playbook_pulls_with_the_fqcn_from_a_named_repository(repo, env, tmp_pat
           - second is not changed
           - first.chart == 'demo'
 """.format(url=repo.url, dest=dest))
-    proc = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local",
-                           "-e", "ansible_python_interpreter=" + sys.executable, str(playbook)],
-                          capture_output=True, text=True, env=env, cwd=str(tmp_path))
+    proc = run_playbook(playbook, env, tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "hunter2-secret" not in proc.stdout
     assert "binary_path is ignored" in proc.stdout + proc.stderr

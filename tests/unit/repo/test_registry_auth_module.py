@@ -5,13 +5,11 @@ is a real one (go-containerregistry) behind a Docker token-auth front."""
 import json
 import os
 import shutil
-import subprocess
-import sys
 
 import pytest
 
 from ocikit import TokenAuthProxy, oci_registry  # noqa: F401 - fixture
-from repokit import env, run_module, write_chart  # noqa: F401 - fixture
+from repokit import env, run_module, run_playbook, write_chart  # noqa: F401 - fixture
 
 USER, PASSWORD = "robot", "t0ken-pass&<x>"
 # A config file someone already has: another registry's login and a key Helm does not know.
@@ -232,9 +230,7 @@ def test_playbook_logs_in_with_the_fqcn_and_pulls_with_the_login(front, env, tmp
           - second is not changed
           - first.stdout == 'Login Succeeded'
 """.format(host=front.address, user=USER, password=PASSWORD, ref=ref, dest=dest))
-    proc = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local",
-                           "-e", "ansible_python_interpreter=" + sys.executable, str(playbook)],
-                          capture_output=True, text=True, env=env, cwd=str(tmp_path))
+    proc = run_playbook(playbook, env, tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "binary_path is ignored" in proc.stdout + proc.stderr
     assert (dest / archive).read_bytes() == data

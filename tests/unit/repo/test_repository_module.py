@@ -1,13 +1,11 @@
 """The repository module (kubernetes.core.helm_repository drop-in) and repository charts through the
 template module, run the way Ansible runs them."""
 import os
-import subprocess
-import sys
 
 import pytest
 import yaml
 
-from repokit import env, publish, run_module, serve, write_chart  # noqa: F401 - fixtures
+from repokit import env, publish, run_module, run_playbook, serve, write_chart  # noqa: F401 - fixtures
 
 
 
@@ -108,9 +106,7 @@ def test_playbook_adds_a_repository_and_renders_repo_charts_like_the_local_chart
         content: "{{{{ item.1.manifest }}}}"
       loop: "{{{{ [['named', named], ['by_url', by_url], ['with_deps', with_deps]] }}}}"
 """.format(url=repo.url, parent=parent, dest=dest))
-    proc = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local",
-                           "-e", "ansible_python_interpreter=" + sys.executable, str(playbook)],
-                          capture_output=True, text=True, env=env, cwd=str(tmp_path))
+    proc = run_playbook(playbook, env, tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "hunter2-secret" not in proc.stdout
     src = tmp_path / "src"
