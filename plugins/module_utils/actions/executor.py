@@ -70,14 +70,17 @@ def apply_changes(client, changes, force_conflicts=False, workers=8, progress=qu
     deletes = [c for c in changes if c.action == "delete"]
     for batch in list(_batches(writes)) + list(_batches(deletes)):
         _carry_out(client, batch, force_conflicts, workers)
-        progress("apply", _names(["%s %s" % (c.action, label(ref)) for c, ref in zip(batch, refs(batch, None))]))
+        progress("apply", _names(["%s %s" % (c.action, label(_ref(c))) for c in batch]))
     return writes + deletes
 
 
+def _ref(change):
+    return change.resource.api_version, change.resource.kind, change.resource.name, change.namespace
+
+
 def refs(changes, actions=("create", "patch", "apply", "replace", "unchanged")):
-    """(apiVersion, kind, name, namespace) of the changes with one of ``actions`` (None: all)."""
-    return [(c.resource.api_version, c.resource.kind, c.resource.name, c.namespace) for c in changes
-            if actions is None or c.action in actions]
+    """(apiVersion, kind, name, namespace) of the changes with one of ``actions``."""
+    return [_ref(c) for c in changes if c.action in actions]
 
 
 def wait_for(client, changes, timeout, progress=quiet):

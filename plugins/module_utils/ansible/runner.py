@@ -154,9 +154,11 @@ def _render(params, engine, client, progress, warnings):
             # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
             # then) so charts that print their revision stay idempotent; only a real change renders anew.
             result = render(current["version"], _was_install(current))
-            same = not content_differs(current, from_render(result))
+            inp = from_render(result)
+            same = not content_differs(current, inp)
         if not same:
             result = render((history[-1]["version"] + 1) if history else 1, not installed)
+            inp = from_render(result)
     except RenderError as exc:
         progress("render", "failed: %s" % exc)
         raise ModuleFailure(str(exc), {"progress": progress.lines}) from exc
@@ -164,7 +166,7 @@ def _render(params, engine, client, progress, warnings):
     have = result.chart.metadata.get("version")
     if want and want != have:
         raise ModuleFailure("chart_version %s requested but %s has version %s" % (want, chart_ref, have))
-    return from_render(result)
+    return inp
 
 
 def _rendered(result):
