@@ -1,10 +1,11 @@
 """Corpus charts: ``--check --diff`` predicts the real install (every live object equals its predicted
-``after`` except fields marked as assigned at creation), and fails exactly when the real run and
-``helm install --dry-run=server`` fail.
+``after`` except fields marked as assigned at creation), and fails exactly when the real run fails, with
+the same message. (That the real ``helm install`` fails in those two cases too is shown on small charts
+in test_release_checkmode_server.py.)
 
 A representative subset, to keep the suite short: every workload kind (Deployment, StatefulSet,
-DaemonSet), headless, LoadBalancer and NodePort Services, webhooks, IngressClass, CRDs from ``crds/``
-(traefik), hooks (ingress-nginx), plus the two charts whose install fails on a bare cluster (istiod:
+DaemonSet), headless, ClusterIP and LoadBalancer Services, a webhook, an IngressClass, PodDisruptionBudgets,
+25 CRDs from ``crds/`` (traefik), plus the two charts whose install fails on a bare cluster (istiod:
 objects in the namespace ``istio-system`` that does not exist; opentelemetry-kube-stack: cert-manager
 kinds). Charts whose manifests are random on every render (passwords, certificates) are left out: two
 renders of them cannot be compared.
@@ -20,7 +21,10 @@ from test_release_support import client_for, module_params, prediction_matches
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CORPUS = os.path.join(os.environ.get("HELMLESS_SHARED", os.path.join(os.path.dirname(ROOT), "shared")), "charts")
-CHARTS = ("podinfo", "ingress-nginx", "traefik", "fluent-bit", "nats", "vault", "istiod", "opentelemetry-kube-stack")
+# the real helm install fails on these too (issue 11), for these reasons
+FAILING = {"istiod": 'in namespace "istio-system": namespaces "istio-system" not found',
+           "opentelemetry-kube-stack": 'in version "cert-manager.io/v1"; ensure CRDs are installed first'}
+CHARTS = ("podinfo", "traefik", "fluent-bit", "nats", "vault") + tuple(FAILING)
 
 
 def _run(params, **kw):
@@ -31,20 +35,20 @@ def _run(params, **kw):
 
 
 @pytest.mark.parametrize("chart", CHARTS)
-def test_check_mode_predicts_the_install_or_fails_like_it(kubeconfig, namespace, helm4, chart):
+def test_check_mode_predicts_the_install_or_fails_like_it(kubeconfig, namespace, chart):
     path = os.path.join(CORPUS, chart)
     name = "c" + uuid.uuid4().hex[:8]
     params = module_params(name=name, namespace=namespace, chart_ref=path, kubeconfig=kubeconfig, show_secrets=True)
     check, check_error = _run(params, check_mode=True, diff=True)
     assert check["api_requests"]["writes"] == 0
-    helm = helm4.run("install", name, path, "-n", namespace, "--dry-run=server", check=False)
     real, real_error = _run(params)
     try:
         assert check_error == real_error
-        assert (helm.returncode != 0) == (real_error is not None), (helm.stderr, real_error)
         if real_error is not None:
-            assert real["api_requests"]["writes"] == 0 and "status" not in real
+            assert real["api_requests"]["writes"] == 0 and real.get("status") is None and not real["changed"]
+            assert chart in FAILING and FAILING[chart] in real_error, real_error
             return
+        assert chart not in FAILING
         client = client_for(kubeconfig)
         for entry in check["diff"]:
             after = entry["after"]

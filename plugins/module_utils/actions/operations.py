@@ -148,7 +148,7 @@ class ReleaseEngine:
                      [h["name"] for e in ("pre-", "post-") for h in hooks_for({"hooks": inp.hooks}, e + event)])
         outcome.changed = changed
         summary = plan_summary(plan.changes, plan.crds, plan.namespace_create)
-        opts.progress("plan", "%s: %s (%s)" % (event, summary, opts.strategy))
+        opts.progress("plan", "%s: %s (%s, %s)" % (event, summary, opts.strategy, method))
         if not changed:
             opts.progress("result", "no change: revision %d stays %s" % (current["version"], current["info"]["status"]))
             outcome.release = current
@@ -394,7 +394,7 @@ class ReleaseEngine:
         outcome.plan(plan, hooks=[] if opts.disable_hook else
                      [h["name"] for e in ("pre-rollback", "post-rollback") for h in hooks_for(target, e)])
         summary = plan_summary(plan.changes)
-        opts.progress("plan", "rollback to %d: %s (%s)" % (target["version"], summary, opts.strategy))
+        opts.progress("plan", "rollback to %d: %s (%s, %s)" % (target["version"], summary, opts.strategy, method))
         same = (last["info"]["status"] == "deployed" and _record_key(last) == _record_key(target)
                 and last.get("apply_method", "csa") == method)
         return plan, recover or plan.changed or not same, method

@@ -165,8 +165,11 @@ class Planner:
             return self.client.patch(res.api_version, res.kind, res.name, ns, change.patch, change.patch_type,
                                      dry_run=True)
         except ApiError as exc:
-            if exc.not_found and change.before is None and (change.namespace or "") in self.new_namespaces:
-                return None  # inside a namespace the plan itself creates first
+            if exc.not_found and change.before is None:
+                if (change.namespace or "") in self.new_namespaces:
+                    return None  # inside a namespace the plan itself creates first
+                raise PlanError('%s "%s" in namespace "%s": %s' % (res.kind, res.name, change.namespace,
+                                                                   exc.message or exc)) from exc
             if exc.conflict and change.action == "apply":
                 raise PlanError("%s: Apply failed with conflicts (set force_conflicts to take the fields "
                                 "over): %s" % (res.label(), exc.message)) from exc
