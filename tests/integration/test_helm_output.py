@@ -69,7 +69,7 @@ def _template_params(**kw):
     return params
 
 
-@pytest.mark.parametrize("chart", ["metrics-server", "fluent-bit", "nats", "traefik"])
+@pytest.mark.parametrize("chart", ["metrics-server", "fluent-bit", "nats", "traefik", "cert-manager", "external-secrets"])
 def test_template_stdout_is_helm_templates_output_byte_for_byte(chart, tmp_path, helm4):
     local = str(tmp_path / chart)
     shutil.copytree(os.path.join(CHARTS, chart), local)

@@ -15,6 +15,7 @@ from ..actions.progress import Progress
 from ..kube.client import KubeClient
 from ..kube.config import load_connection
 from ..kube.errors import KubeError
+from ..chart.capabilities import HELM_VERSION
 from .commands import (pull_command, registry_command, release_command, repository_command, rollback_command,
                        template_command)
 from .options import IGNORED
@@ -108,6 +109,7 @@ def _result(outcome, params, diff, client, warnings, progress):
     result = outcome.result(diff=diff, show_secrets=params.get("show_secrets", False))
     result["api_requests"] = {"total": client.count(), "writes": client.count(writes_only=True, include_dry_run=False)}
     result["progress"] = progress.lines
+    result["helm_version"] = HELM_VERSION
     # as kubernetes.core.helm: helm's output when it ran a command, '' in check mode and when nothing changed
     ran = outcome.changed and not outcome.check_mode and outcome.release is not None
     result["stdout"] = operation_stdout(outcome.operation, outcome.release, params["release_name"]) if ran else ""
@@ -299,7 +301,7 @@ def run_template_task(params, check_mode=False):
         raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), rc=1)) from exc
     warnings += more
     result.update(changed=bool(result.get("files")) and not check_mode, stderr=_lines(warnings), rc=0,
-                  command=command)
+                  command=command, helm_version=HELM_VERSION)
     return result, warnings
 
 
