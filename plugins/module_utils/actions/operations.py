@@ -8,13 +8,13 @@ from ..kube.errors import ApiError, KubeError
 from ..kube.openapi import OpenAPI
 from ..plan.manifest import ManifestError, parse_manifest
 from ..plan.planner import Change, Plan, PlanError, Planner, uninstall_plan
-from ..release.codec import go_json
 from ..release.lease import IN_PROGRESS, Lease, LeaseHeld, lease_state
-from ..release.model import PENDING, now, release_record, set_status, sorted_map
+from ..release.model import PENDING, now, release_record, set_status
 from ..release.storage import Storage, StorageError
 from .executor import ExecuteError, apply_changes, install_crds, wait_for, wait_gone
 from .hooks import HookError, HookRunner, hooks_for
 from .progress import plan_summary, quiet
+from .sameness import differs, same_content
 from .report import Outcome
 
 STALE_PENDING_SECONDS = 300
@@ -377,7 +377,7 @@ class ReleaseEngine:
                      [h["name"] for e in ("pre-rollback", "post-rollback") for h in hooks_for(target, e)])
         summary = plan_summary(plan.changes)
         opts.progress("plan", "rollback to %d: %s (%s)" % (target["version"], summary, opts.strategy))
-        same = (last["info"]["status"] == "deployed" and _record_key(last) == _record_key(target))
+        same = last["info"]["status"] == "deployed" and same_content(last, target)
         return plan, recover or plan.changed or not same
 
     def _rollback_record(self, last, target, opts):
@@ -432,25 +432,7 @@ class ReleaseEngine:
         return outcome
 
 
-def _record_key(rel):
-    """What makes two revisions the same release content (not times, status or version)."""
-    if rel is None:
-        return None
-    hooks = [{k: h.get(k) for k in ("name", "kind", "path", "manifest", "events", "weight")}
-             for h in rel.get("hooks") or []]
-    chart = (rel.get("chart") or {}).get("metadata") or {}
-    return go_json([rel.get("manifest") or "", sorted_map(rel.get("config") or {}), sorted_map(chart), hooks,
-                    (rel.get("info") or {}).get("notes") or ""])
-
-
 def _differs(current, last, inp):
     if current is None or last is None or last is not current or current["info"]["status"] != "deployed":
         return True
-    return content_differs(current, inp)
-
-
-def content_differs(current, inp):
-    """Whether a ReleaseInput would store other content than revision ``current`` holds."""
-    wanted = {"manifest": inp.manifest, "config": inp.config, "chart": inp.chart, "hooks": inp.hooks,
-              "info": {"notes": inp.notes}}
-    return _record_key(current) != _record_key(wanted)
+    return differs(current, inp)
