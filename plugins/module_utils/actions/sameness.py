@@ -7,10 +7,11 @@ comments, quoting and the manifest layout (Helm 3 trims each document, Helm 4.3 
 each, ours follows the emulated Helm) never count, nor does the order of documents.
 
 A chart that calls random or clock functions (``randAlphaNum``, ``genCA``, ``uuidv4``, ``now``...) renders
-other output on every run. Such a render is the same as the deployed revision when
+other output on every run, or on its first run only (a password generated unless ``lookup`` finds the one
+stored in the cluster, as grafana's). A render of such a chart is the same as the deployed revision when
 
 - the inputs are the same: the chart as stored in the release (metadata, templates, default values, files,
-  schema, lock) and the user-supplied values; and
+  schema, resolved dependencies) and the user-supplied values; and
 - its output differs from the revision only where a second render with other randomness, a clock moved by
   over a year and ``lookup`` answering as an empty cluster differs too. So what the Kubernetes version,
   API versions, release name, namespace or revision decide still counts as a change.
@@ -24,7 +25,7 @@ import json
 from ..plan.manifest import ManifestError, load_yaml, split_manifest
 
 _HOOK_FIELDS = ("name", "kind", "path", "events", "weight", "delete_policies")
-_CHART_INPUTS = ("metadata", "lock", "values", "schema")
+_CHART_INPUTS = ("metadata", "values", "schema")
 _cache = {}
 
 
@@ -32,16 +33,16 @@ def differs(current, inp, probe=None):
     """Whether ReleaseInput ``inp`` would store other content than release record ``current`` holds.
 
     ``probe()`` renders the same inputs again with ``vary`` (see above) and returns that ReleaseInput, or
-    None when it cannot; it is called only for a render that called a nondeterministic function.
+    None when it cannot; it is called only when the content differs and the inputs are the same.
     """
     wanted = record_of(inp)
     if same_content(current, wanted):
         return False
-    if probe is None or not getattr(inp, "nondeterministic", ()) or not same_inputs(current, wanted):
+    if probe is None or not same_inputs(current, wanted):
         return True
     other = probe()
-    if other is None:
-        return True
+    if other is None or not (inp.nondeterministic or other.nondeterministic):
+        return True  # deterministic output: any difference is a real one
     try:
         have, want = content(current), content(wanted)
         varying = set()
@@ -93,6 +94,8 @@ def _inputs(rel):
     out = {key: chart.get(key) for key in _CHART_INPUTS}
     for key in ("templates", "files"):
         out[key] = {f.get("name"): f.get("data") for f in chart.get(key) or []}
+    # the resolved dependencies; ``generated`` is a time each Helm writes in its own format
+    out["lock"] = {k: v for k, v in (chart.get("lock") or {}).items() if k != "generated"}
     out["config"] = rel.get("config") or {}
     return out
 

@@ -150,11 +150,14 @@ def _render(params, engine, client, progress, warnings):
                 enable_plugins=params.get("enable_plugins", False),
                 skip_schema_validation=params.get("skip_schema_validation", False), vary=vary)
 
+        probed = []
+
         def probe(as_then):
             try:
-                return from_render(render(*as_then, vary=True))
+                probed.append(from_render(render(*as_then, vary=True)))
             except RenderError:
                 return None
+            return probed[-1]
 
         same = False
         if installed and current is history[-1] and current["info"]["status"] == "deployed":
@@ -177,7 +180,8 @@ def _render(params, engine, client, progress, warnings):
     if same:
         note = ": same content as revision %d" % current["version"]
         if rerolled:
-            note += " (only what %s generate differs)" % ", ".join(result.nondeterministic)
+            names = sorted(set(result.nondeterministic).union(*(p.nondeterministic for p in probed)))
+            note += " (only what %s generate differs)" % ", ".join(names)
     progress("render", _rendered(result) + note)
     have = result.chart.metadata.get("version")
     if want and want != have:

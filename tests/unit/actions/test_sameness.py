@@ -110,3 +110,36 @@ def test_a_changed_chart_is_a_change_even_when_its_output_is_random(chart, tmp_p
 def test_without_a_probe_random_output_is_a_change(chart):
     deployed = _stored(_render(chart, vary=True))
     assert differs(deployed, _render(chart))
+
+
+LOOKUP_CHART = {
+    "Chart.yaml": "apiVersion: v2\nname: app\nversion: 0.1.0\n",
+    "templates/_pw.tpl": (
+        "{{- define \"pw\" -}}\n{{- $s := lookup \"v1\" \"Secret\" .Release.Namespace \"app-s\" }}\n"
+        "{{- if $s }}{{ index $s \"data\" \"pw\" }}{{ else }}{{ randAlphaNum 12 | b64enc }}{{ end }}\n"
+        "{{- end }}\n"),
+    "templates/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app-s\ndata:\n"
+                             "  pw: {{ include \"pw\" . | quote }}\n",
+    "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-c\n  annotations:\n"
+                         "    checksum/secret: {{ include \"pw\" . | sha256sum }}\ndata:\n  k: {{ .Values.k | quote }}\n",
+}
+
+
+def test_a_chart_that_generates_only_until_lookup_finds_its_secret_is_the_same_on_its_second_run(tmp_path):
+    for rel, text in LOOKUP_CHART.items():
+        path = tmp_path / "app" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    chart = str(tmp_path / "app")
+    first = render_release(chart, name="r", namespace="ns", values={"k": "v"})
+    deployed = _stored(from_render(first))
+    secret = next(o for o in first.resources if o["kind"] == "Secret")
+
+    def render(vary=False, values=None, live=True):
+        lookup = (lambda *_: secret) if live and not vary else None
+        return from_render(render_release(chart, name="r", namespace="ns", values=values or {"k": "v"},
+                                          lookup=lookup, vary=vary))
+    second = render()
+    assert second.nondeterministic == () and not same_content(deployed, record_of(second))  # checksum moved
+    assert not differs(deployed, second, probe=lambda: render(vary=True))
+    assert differs(deployed, render(values={"k": "w"}), probe=lambda: render(vary=True, values={"k": "w"}))
