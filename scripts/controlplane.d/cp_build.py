@@ -13,7 +13,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VERSIONS_FILE = os.path.join(os.path.dirname(HERE), "versions.env")
-CACHE = os.environ.get("HELMLESS_CACHE", os.path.join(os.path.expanduser("~"), ".cache", "helmless"))
+# HELMLESS_CACHE names the binaries' directory; its switch values (``HELMLESS_CACHE=off`` turns the
+# collection's own caches off, see diskcache) are not directories.
+_CACHE_ENV = os.environ.get("HELMLESS_CACHE", "")
+CACHE = (_CACHE_ENV if _CACHE_ENV.lower() not in ("", "on", "off", "0", "false", "no", "disabled")
+         else os.path.join(os.path.expanduser("~"), ".cache", "helmless"))
 GO = os.environ.get("HELMLESS_GO") or shutil.which("go") or "/usr/local/go/bin/go"
 # Bump a component's number when its recipe below changes, so a cached copy rebuilds.
 RECIPES = {"kwok": 2, "helm3": 2, "helm4": 2}
