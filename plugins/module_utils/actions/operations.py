@@ -8,7 +8,7 @@ from ..kube.errors import ApiError, KubeError
 from ..kube.openapi import OpenAPI
 from ..plan.manifest import ManifestError, parse_manifest
 from ..plan.planner import Change, Plan, PlanError, Planner, uninstall_plan
-from ..release.lease import IN_PROGRESS, Lease, LeaseHeld, lease_state
+from ..release.lease import IN_PROGRESS, Lease, LeaseHeld, held_message, lease_state
 from ..release.model import PENDING, now, release_record, set_status
 from ..release.storage import Storage, StorageError
 from .executor import ExecuteError, apply_changes, install_crds, wait_for, wait_gone
@@ -26,6 +26,10 @@ class OperationError(Exception):
     def __init__(self, message, outcome=None):
         super().__init__(message)
         self.outcome = outcome
+
+
+class _Moved(Exception):
+    """The release history changed under a read: plan again."""
 
 
 class Options:
@@ -79,13 +83,25 @@ class ReleaseEngine:
             return False
         lease, expired = lease_state(self.client, self.namespace, self.name)
         if lease is not None and not expired:
-            raise OperationError(IN_PROGRESS)
+            raise OperationError(held_message(lease))
         if lease is None:
+            if self._moved(last):
+                raise _Moved()  # its operation ended between our read of the history and of the lease
             labels = last.get("_labels") or {}
             stamp = labels.get("modifiedAt") or labels.get("createdAt")
             if stamp and time.time() - int(stamp) < STALE_PENDING_SECONDS:
-                raise OperationError(IN_PROGRESS)
+                raise OperationError("%s: revision %d is %s since %s (no lease; recoverable %ds after that)" % (
+                    IN_PROGRESS, last["version"], last["info"]["status"],
+                    time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(stamp))), STALE_PENDING_SECONDS))
         return True
+
+    def _moved(self, last):
+        """Whether the history changed since ``last`` was read (another operation finished meanwhile)."""
+        fresh = self.storage.history(self.name, refresh=True)
+        head = fresh[-1] if fresh else None
+        if head is None or last is None:
+            return (head is None) != (last is None)
+        return (head["version"], head["info"]["status"]) != (last["version"], last["info"]["status"])
 
     def _recover(self, last):
         verb = {"pending-install": "Release", "pending-upgrade": "Upgrade", "pending-rollback": "Rollback"}
@@ -111,7 +127,10 @@ class ReleaseEngine:
     def present(self, inp, opts):
         history = self.history()
         last = history[-1] if history else None
-        recover = self._pending(last, opts)
+        try:
+            recover = self._pending(last, opts)
+        except _Moved:
+            return self._replan(lambda: self.present(inp, opts), last)
         deployed = Storage.deployed(history)
         current = deployed
         if current is None and last is not None and (last["info"]["status"] in ("failed", "superseded") or recover):
@@ -149,8 +168,13 @@ class ReleaseEngine:
             opts.progress("result", "no change: revision %d stays %s" % (current["version"], current["info"]["status"]))
             outcome.release = current
             return outcome
+        record = self._new_record(inp, version, current, install, opts, "pending-" + event)
+        try:
+            self.storage.check_size(record)
+        except StorageError as exc:
+            raise OperationError(str(exc), outcome) from exc
         if opts.check_mode:
-            outcome.release = self._new_record(inp, version, current, install, opts, "pending-" + event)
+            outcome.release = record
             set_status(outcome.release, "deployed", "Install complete" if install else "Upgrade complete")
             opts.progress("result", "check mode: revision %d would be deployed; nothing was written" % version)
             return outcome
@@ -163,11 +187,26 @@ class ReleaseEngine:
             opts.progress("apply", "create Namespace/%s" % self.namespace)
         lease = self._lease(opts)
         try:
-            if recover:
-                self._recover(last)
-            return self._run_present(inp, opts, plan, outcome, version, current, install, history)
+            if not self._moved(last):
+                if recover:
+                    self._recover(last)
+                return self._run_present(inp, opts, plan, outcome, version, current, install, history)
         finally:
-            lease.release_lease()
+            lease.release_lease(keep=bool(self.storage.unsettled))
+        return self._replan(lambda: self.present(inp, opts), last)
+
+    def _replan(self, again, last):
+        """Another operation finished between our plan and our lease: plan again on the new history.
+
+        Never apply a plan made against a history that moved (it would reuse that operation's revision
+        number); each replan follows a completed operation, so the depth is bounded by real contention.
+        """
+        self._replans = getattr(self, "_replans", 0) + 1
+        if self._replans > 3:
+            raise OperationError("%s: the release changed %d times while this operation was planning "
+                                 "(last seen revision %s)" % (IN_PROGRESS, self._replans - 1,
+                                                              last["version"] if last else "none"))
+        return again()
 
     def _new_record(self, inp, version, current, install, opts, status):
         stamp = now()
@@ -273,7 +312,10 @@ class ReleaseEngine:
                 for rel in history:
                     self.storage.delete(self.name, rel["version"])
             return outcome
-        self._pending(last, opts)
+        try:
+            self._pending(last, opts)
+        except _Moved:
+            return self._replan(lambda: self.absent(opts), last)
         try:
             previous = parse_manifest(last.get("manifest") or "")
         except ManifestError as exc:
@@ -289,10 +331,12 @@ class ReleaseEngine:
             return outcome
         lease = self._lease(opts)
         try:
-            self._uninstall_records(opts, last, plan)
+            if not self._moved(last):
+                self._uninstall_records(opts, last, plan)
+                return outcome
         finally:
-            lease.release_lease()
-        return outcome
+            lease.release_lease(keep=bool(self.storage.unsettled))
+        return self._replan(lambda: self.absent(opts), last)
 
     def _uninstall_records(self, opts, last, plan=None):
         if plan is None:
@@ -332,7 +376,10 @@ class ReleaseEngine:
         if not history:
             raise OperationError('release: not found')
         last = history[-1]
-        recover = self._pending(last, opts)
+        try:
+            recover = self._pending(last, opts)
+        except _Moved:
+            return self._replan(lambda: self.rollback(revision, opts), last)
         outcome = Outcome("rollback", opts.check_mode)
         target_version = revision or last["version"] - 1
         if target_version < 1:
@@ -355,11 +402,13 @@ class ReleaseEngine:
             return outcome
         lease = self._lease(opts)
         try:
-            if recover:
-                self._recover(last)
-            return self._execute_rollback(last, target, plan, opts, outcome)
+            if not self._moved(last):
+                if recover:
+                    self._recover(last)
+                return self._execute_rollback(last, target, plan, opts, outcome)
         finally:
-            lease.release_lease()
+            lease.release_lease(keep=bool(self.storage.unsettled))
+        return self._replan(lambda: self.rollback(revision, opts), last)
 
     def _plan_rollback(self, last, target, opts, outcome, recover=False):
         try:
@@ -386,7 +435,8 @@ class ReleaseEngine:
                              target.get("config"), target.get("manifest", ""),
                              [dict(h, last_run={"phase": ""}) for h in target.get("hooks") or []], "pending-rollback",
                              "Rollback to %d" % target["version"], last["info"].get("first_deployed", stamp), stamp,
-                             target["info"].get("notes", ""), "ssa" if opts.strategy == "server-side" else "csa")
+                             target["info"].get("notes", ""), "ssa" if opts.strategy == "server-side" else "csa",
+                             rollback_revision=target["version"])
         rel["_labels"] = {k: v for k, v in (target.get("_labels") or {}).items()
                           if k not in ("name", "owner", "status", "version", "createdAt", "modifiedAt")}
         return rel
