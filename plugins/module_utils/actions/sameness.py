@@ -140,7 +140,7 @@ def _numbers(value):
 
 
 def _varying(a, b, path, out):
-    """Add to ``out`` the paths where ``a`` and ``b`` differ (a string's differing lines as ``("line", i)``)."""
+    """Add to ``out`` the paths where ``a`` and ``b`` differ (a string's one differing line as ``("line", i)``)."""
     if isinstance(a, dict) and isinstance(b, dict):
         for key in a.keys() | b.keys():
             if key in a and key in b:
@@ -153,10 +153,10 @@ def _varying(a, b, path, out):
     elif isinstance(a, str) and isinstance(b, str):
         if a != b:
             la, lb = a.split("\n"), b.split("\n")
-            if len(la) != len(lb):
-                out.add(path)
-            else:
-                out.update(path + (("line", i),) for i, (x, y) in enumerate(zip(la, lb)) if x != y)
+            lines = [i for i, (x, y) in enumerate(zip(la, lb)) if x != y] if len(la) == len(lb) else ()
+            # one generated line in a text (a password in a config file) is masked alone; a generated block
+            # (a PEM certificate: its length and alignment vary too) masks the whole string
+            out.add(path + (("line", lines[0]),) if len(lines) == 1 else path)
     elif _dump(a) != _dump(b):
         out.add(path)
 
