@@ -83,7 +83,9 @@ def test_a_random_chart_reruns_as_a_no_op_yet_drift_is_still_repaired(tmp_path, 
     assert _no_op(result), result["progress"]
     assert "only what genCA, randAlphaNum generate differs" in " ".join(result["progress"])
 
-    client.patch("v1", "ConfigMap", "rel-cm", namespace, {"data": {"note": "edited"}})
+    editor = client_for(kubeconfig)
+    editor.field_manager = "kubectl-edit"  # a hand edit: another manager takes the field over
+    editor.patch("v1", "ConfigMap", "rel-cm", namespace, {"data": {"note": "edited"}})
     result = _ours(kubeconfig, namespace, chart, "one")  # chart-delta: reported, kept
     assert _no_op(result) and [d["kind"] for d in result["drift"]] == ["ConfigMap"]
     assert client.get("v1", "ConfigMap", "rel-cm", namespace)["data"]["note"] == "edited"
