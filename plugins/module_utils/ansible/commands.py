@@ -98,6 +98,8 @@ def release_command(params, uninstall=False):
     _flag(words, params, "force", "--force-replace")
     if params.get("apply_strategy") == "server-side" or params.get("server_side") == "true":
         words.append("--server-side=true")
+    elif params.get("apply_strategy") == "helm3" or params.get("server_side") == "false":
+        words.append("--server-side=false")
     _flag(words, params, "force_conflicts", "--force-conflicts")
     _flag(words, params, "take_ownership", "--take-ownership")
     if params.get("skip_crds") or params.get("crds") == "skip":

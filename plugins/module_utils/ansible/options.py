@@ -82,15 +82,25 @@ _STRATEGY = {
     "apply_strategy": {
         "type": "str", "choices": ["chart-delta", "helm3", "server-side"],
         "description": [
-            "How existing objects are updated.",
-            "C(chart-delta) (default for install/upgrade) sends only what the chart changed between the deployed "
-            "revision and the new one, so changes made outside the chart are kept.",
-            "C(helm3) is Helm 3's three-way merge (hand edits to chart fields are reverted).",
-            "C(server-side) is server-side apply with field manager C(helm); the release is recorded with "
-            "C(apply_method: ssa).",
-            "For rollback the default follows the target revision's apply method."]},
+            "What is sent to update existing objects (default C(chart-delta), also for rollback).",
+            "C(chart-delta) sends only what the chart changed between the deployed revision and the new one, so "
+            "changes made outside the chart are kept. It runs over the apply method I(server_side) selects: "
+            "client-side, a patch of the chart's changes; server-side, an apply of the new manifest without the "
+            "unchanged fields someone else has taken over (field manager C(helm), the chart's changes forced).",
+            "C(helm3) is Helm 3's client-side three-way merge (hand edits to chart fields are reverted); the "
+            "revision is recorded with C(apply_method: csa).",
+            "C(server-side) is Helm 4's server-side apply of the whole manifest with field manager C(helm) "
+            "(conflicts with other managers fail unless I(force_conflicts)); recorded with C(apply_method: ssa)."]},
     "server_side": {"type": "str", "choices": ["auto", "true", "false"],
-                    "description": ["Helm 4's C(--server-side): C(true) means I(apply_strategy=server-side)."]},
+                    "description": [
+                        "Helm 4's C(--server-side): how C(chart-delta) applies (default C(auto)).",
+                        "C(auto): an install applies server-side; an upgrade keeps the apply method recorded in "
+                        "the release's last revision (C(apply_method), none means client-side, as Helm 3 wrote "
+                        "it); a rollback the one of the revision it returns to.",
+                        "C(true)/C(false) choose server-side/client-side apply; the revision records it. Moving "
+                        "to server-side first turns C(helm)'s client-side managedFields entries into its Apply "
+                        "entry, as Helm 4 does.",
+                        "C(force) (replace) is client-side only."]},
     "force_conflicts": {"type": "bool", "default": False,
                         "description": ["With server-side apply, take over fields owned by other field managers."]},
     "force": {"type": "bool", "default": False,

@@ -90,15 +90,10 @@ def _validate_name(name):
                             'characters' % name)
 
 
-def _strategy(params, default="chart-delta"):
-    if params.get("server_side") == "true":
-        return "server-side"
-    return params.get("apply_strategy") or default
-
-
 def _options(params, check_mode, progress, **extra):
     timeout = parse_duration(params.get("timeout") or params.get("wait_timeout"))
-    return Options(check_mode=check_mode, strategy=extra.pop("strategy"), take_ownership=params.get("take_ownership", False),
+    return Options(check_mode=check_mode, strategy=params.get("apply_strategy") or "chart-delta",
+                   server_side=params.get("server_side") or "auto", take_ownership=params.get("take_ownership", False),
                    force=params.get("force", False), force_conflicts=params.get("force_conflicts", False),
                    wait=params.get("wait", False), timeout=timeout, atomic=params.get("atomic", False),
                    history_max=params.get("history_max") if params.get("history_max") is not None else 10,
@@ -237,12 +232,11 @@ def run_release(params, check_mode=False, diff=False):
                            params.get("storage_driver") or "secret")
     try:
         if absent:
-            opts = _options(params, check_mode, progress, strategy="chart-delta", purge=params.get("purge", True))
+            opts = _options(params, check_mode, progress, purge=params.get("purge", True))
             return _result(engine.absent(opts), params, diff, client, warnings, progress)
         inp = _render(params, engine, client, progress, warnings)
         crds = params.get("crds") or "install"
-        opts = _options(params, check_mode, progress, strategy=_strategy(params),
-                        create_namespace=params.get("create_namespace", False),
+        opts = _options(params, check_mode, progress, create_namespace=params.get("create_namespace", False),
                         skip_crds=params.get("skip_crds", False) or crds == "skip", upgrade_crds=crds == "upgrade",
                         description=params.get("description"))
         return _result(engine.present(inp, opts), params, diff, client, warnings, progress)
@@ -260,7 +254,7 @@ def run_rollback(params, check_mode=False, diff=False):
     engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
                            params.get("storage_driver") or "secret")
     try:
-        opts = _options(params, check_mode, progress, strategy=_strategy(params, default="auto"))
+        opts = _options(params, check_mode, progress)
         return _result(engine.rollback(params.get("revision") or 0, opts), params, diff, client, warnings,
                        progress)
     except (OperationError, KubeError) as exc:
