@@ -124,6 +124,14 @@ def _fail(exc, params, diff, client, warnings, progress, command):
     return ModuleFailure(str(exc), partial)
 
 
+def _values_sources(params, warnings, command, **extra):
+    from ..repo import RepoError, values_sources
+    try:
+        return values_sources(params)
+    except RepoError as exc:
+        raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), **extra)) from exc
+
+
 def _failed_output(exc, warnings, command):
     """helm's output when it fails: nothing on stdout, the warnings then ``Error: ...`` on stderr."""
     return {"stdout": "", "stderr": _lines(warnings) + "Error: %s\n" % exc, "command": command}
@@ -237,6 +245,8 @@ def run_release(params, check_mode=False, diff=False):
     absent = params.get("release_state", "present") == "absent"
     command = release_command(params, uninstall=absent)
     _validate_name(params["release_name"])
+    if not absent:  # values from URLs are fetched before anything touches the cluster
+        params = dict(params, values_files=_values_sources(params, warnings, command))
     client = connect(params)
     engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
                            params.get("storage_driver") or "secret")
@@ -309,6 +319,7 @@ def run_template_task(params, check_mode=False):
 
     command = template_command(params)
     warnings = ignored_warnings(params)
+    params = dict(params, values_files=_values_sources(params, warnings, command, rc=1))
     try:
         result, more = run_template(dict(params, check_mode=check_mode))
     except TemplateError as exc:

@@ -62,6 +62,8 @@ def _load(chart):
 def merge_user_values(values=None, values_files=(), set_values=()):
     """The user-supplied config: ``-f`` files, then ``values``, then the ``--set`` family.
 
+    A ``values_files`` item is a path or a ``(name, bytes)`` pair (a values file fetched from a URL).
+
     ``set_values`` holds ``{"value": "a.b=c", "value_type": raw|string|json|file|literal}``
     (as kubernetes.core.helm takes them) or plain ``"a.b=c"`` strings (raw). Helm applies the
     groups in a fixed order: json, raw, string, file, literal.
@@ -70,8 +72,14 @@ def merge_user_values(values=None, values_files=(), set_values=()):
     from ..chart import strvals
     merged = {}
     for path in values_files or ():
-        with open(path, "rb") as handle:
-            data = handle.read()
+        if isinstance(path, tuple):  # (URL, content) fetched beforehand
+            path, data = path
+        else:
+            try:
+                with open(path, "rb") as handle:
+                    data = handle.read()
+            except OSError as exc:
+                raise RenderError("open %s: %s" % (path, (exc.strerror or str(exc)).lower()))
         try:
             loaded = goyaml.load_values(data)
         except goyaml.YAMLError as exc:
