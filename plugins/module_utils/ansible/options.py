@@ -129,7 +129,11 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
     "release_values": {"type": "dict", "default": {}, "aliases": ["values"],
                        "description": ["Values to pass to the chart (like C(-f) with a values file)."]},
     "values_files": {"type": "list", "elements": "str", "default": [],
-                     "description": ["Values files, merged in order before I(release_values)."]},
+                     "description": ["Values files, merged in order before I(release_values).",
+                                     "An entry may be an C(https://) or C(http://) URL, like Helm's C(-f <url>): it is fetched "
+                                     "(before anything touches the cluster) with the chart's TLS options and credentials "
+                                     "(sent to the I(chart_repo_url) host, or to the URL itself without one); a failure "
+                                     "names the URL and the HTTP status."]},
     "set_values": {"type": "list", "elements": "dict",
                    "description": ["Values like C(--set), C(--set-string), C(--set-json), C(--set-file), "
                                    "C(--set-literal)."],
@@ -243,7 +247,11 @@ TEMPLATE = dict({
     "release_values": {"type": "dict", "default": {}, "aliases": ["values"],
                        "description": ["Values to pass to the chart, applied after I(values_files)."]},
     "values_files": {"type": "list", "elements": "str", "default": [],
-                     "description": ["Value files (YAML) applied in order, before I(release_values)."]},
+                     "description": ["Value files (YAML) applied in order, before I(release_values).",
+                                     "An entry may be an C(https://) or C(http://) URL, like Helm's C(-f <url>): it is fetched "
+                                     "(before anything touches the cluster) with the chart's TLS options and credentials "
+                                     "(sent to the I(chart_repo_url) host, or to the URL itself without one); a failure "
+                                     "names the URL and the HTTP status."]},
     "set_values": {"type": "list", "elements": "dict",
                    "description": ["Values as with C(--set) and friends. Helm applies them by type, in the order "
                                    "json, raw, string, file, literal."],
