@@ -86,3 +86,26 @@ def test_skip_schema_validation_renders_what_helm_renders_for_the_chart_without_
     os.remove(os.path.join(bare, "values.schema.json"))
     expected = Chart.load(bare).render({"a": "text"}, name="r", namespace="ns")
     assert result.rendered["app/templates/cm.yaml"] == expected["app/templates/cm.yaml"]
+
+
+VALUES_FILES = {"bad syntax": "a: [1\n", "a list document": "a: 1\n---\n- x\n",
+                "documents merge": "a: {b: 1}\n---\na: {c: 2}\nb: x\n", "empty": "", "only a comment": "# c\n",
+                "null document": "---\n~\n---\na: 1\n", "missing": None}
+
+
+@pytest.mark.parametrize("case", sorted(VALUES_FILES))
+def test_values_files_are_read_as_the_helm_cli_reads_f(chart, tmp_path, case):
+    import helm_oracle
+    path = tmp_path / "user.yaml"
+    if VALUES_FILES[case] is not None:
+        path.write_text(VALUES_FILES[case])
+    (tmp_path / "app" / "templates" / "v.yaml").write_text("v: {{ toJson .Values | quote }}\n")
+    try:
+        expected = helm_oracle.render(chart, values_files=[path], name="rel", namespace="ns")
+    except helm_oracle.HelmError as exc:
+        expected = str(exc)
+    try:
+        got = render_release(chart, values_files=[str(path)], name="rel", namespace="ns").rendered
+    except RenderError as exc:
+        got = str(exc)
+    assert got == expected
