@@ -119,11 +119,13 @@ def _render(params, engine, client, progress, warnings):
     from ..actions.inputs import from_render
     from ..render import RenderError, merge_user_values, render_release
 
-    from ..repo import RepoError, chart_from_options
-    try:  # repository/URL charts are fetched here, before the release is read or planned
-        chart_ref, want = chart_from_options(params, warnings)
-    except RepoError as exc:
-        raise ModuleFailure(str(exc)) from exc
+    chart_ref, want = _local_chart(params)
+    if chart_ref is None:
+        from ..repo import RepoError, chart_from_options
+        try:  # repository/URL charts are fetched here, before the release is read or planned
+            chart_ref, want = chart_from_options(params, warnings)
+        except RepoError as exc:
+            raise ModuleFailure(str(exc)) from exc
     if chart_ref != params.get("chart_ref"):
         progress("chart", "%s fetched to %s" % (params.get("chart_ref"), chart_ref))
     history = engine.history()
@@ -167,6 +169,17 @@ def _render(params, engine, client, progress, warnings):
     if want and want != have:
         raise ModuleFailure("chart_version %s requested but %s has version %s" % (want, chart_ref, have))
     return inp
+
+
+def _local_chart(params):
+    """``(path, version)`` for a chart directory or archive on disk that needs no dependency update, as
+    repo.chart_from_options decides; ``(None, None)`` otherwise. Lets a task with a local chart skip
+    loading the repository code (HTTP, TLS, OCI), which only remote charts need."""
+    ref = params.get("chart_ref")
+    if (not ref or params.get("chart_repo_url") or params.get("dependency_update") or ref.startswith("oci://")
+            or not os.path.exists(ref)):
+        return None, None
+    return ref, params.get("chart_version") or None
 
 
 def _rendered(result):
