@@ -292,12 +292,13 @@ def marginal(args, env, kubeconfig, bins, work, core):
                                                   "own/kc"))
     for objects in [int(x) for x in args.objects.split(",")]:
         chart = write_chart(work, objects)
-        ns = "bench-marg-%s" % uuid.uuid4().hex[:6]
-        core.create_namespace({"metadata": {"name": ns}})
+        spaces = {who: "bench-marg-%s-%s" % (who, uuid.uuid4().hex[:6]) for who in ("ours", "kcore")}
+        for ns in spaces.values():
+            core.create_namespace({"metadata": {"name": ns}})
         common = {"chart_ref": chart, "kubeconfig": kubeconfig, "values": "{rev: '1'}"}
         modules = {"ping": ("ping", {}),
-                   "ours": ("helmless.core.release", dict(common, name="ours", namespace=ns)),
-                   "kcore": ("kubernetes.core.helm", dict(common, name="kcore", release_namespace=ns,
+                   "ours": ("helmless.core.release", dict(common, name="bench", namespace=spaces["ours"])),
+                   "kcore": ("kubernetes.core.helm", dict(common, name="bench", release_namespace=spaces["kcore"],
                                                           binary_path=bins["helm3"]))}
         per = {}
         for who, (module, params) in modules.items():
@@ -318,7 +319,8 @@ def marginal(args, env, kubeconfig, bins, work, core):
             objects, per["ping"], per["ours"], per["kcore"], own, kc_own, own / kc_own,
             TARGETS["module_cost_vs_kubernetes_core"], _dominates(own / kc_own > TARGETS[
                 "module_cost_vs_kubernetes_core"])))
-        core.delete_namespace(ns)
+        for ns in spaces.values():
+            core.delete_namespace(ns)
     adhoc = ["ansible", "localhost", "-e", "ansible_python_interpreter=" + sys.executable]
     demo = os.path.join(ROOT, "playbooks", "charts", "webapp")
     template = adhoc + ["-m", "helmless.core.template", "-a", "chart_ref=" + demo]

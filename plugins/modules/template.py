@@ -95,6 +95,7 @@ files:
   elements: str
 """
 
+import gc
 import traceback
 
 from ansible.module_utils.basic import AnsibleModule
@@ -111,6 +112,7 @@ from ansible_collections.helmless.core.plugins.module_utils.render.template impo
 def main():
     module = AnsibleModule(argument_spec=argument_spec(TEMPLATE), supports_check_mode=True)
     require_libraries(module, RENDER)
+    gc.freeze()  # one task per process: later collections need not walk the imported modules
     options = dict(module.params, check_mode=module.check_mode)
     try:
         result, warnings = run_template(options)

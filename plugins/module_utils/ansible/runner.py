@@ -4,6 +4,7 @@ Functions take the validated ``params`` dict and return ``(result, warnings)`` o
 so they run the same from AnsibleModule, from tests and from benchmarks.
 """
 import copy
+import gc
 import os
 import re
 
@@ -260,6 +261,7 @@ def run_info(params):
 
 def run_module(module, run, *args):
     """What every module does after parsing its options: hide credentials, run, report warnings or failure."""
+    freeze_imports()
     module.no_log_values.update(sensitive_values(module.params.get("kubeconfig")))
     try:
         result, warnings = run(module.params, *args)
@@ -268,6 +270,15 @@ def run_module(module, run, *args):
     for warning in warnings:
         module.warn(warning)
     module.exit_json(**result)
+
+
+def freeze_imports():
+    """Exempt everything loaded so far (modules, classes, functions) from garbage collection.
+
+    A module process runs one task and exits; without this every collection of the older generations
+    walks all imported objects again (~50 ms CPU of a no-op task).
+    """
+    gc.freeze()
 
 
 def run_repository(params, check_mode=False):
