@@ -85,6 +85,12 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+helm_version:
+  description: The Helm release this collection emulates (rendering, planning and release storage), so the
+    C(helm) CLI of that version reads, upgrades and rolls back the release.
+  returned: success
+  type: str
+  sample: v4.3.2
 status:
   description: The release after the operation (for check mode, as it would be), as kubernetes.core.helm.
   returned: when the release exists or would exist

@@ -42,6 +42,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+helm_version:
+  description: The Helm release this collection emulates (see M(helmless.core.release)).
+  returned: success
+  type: str
+  sample: v4.3.2
 status:
   description: The new revision (as helmless.core.release returns it).
   returned: always

@@ -82,7 +82,7 @@ def test_login_writes_the_config_helm_registry_login_writes(front, env, tmp_path
     expected, mode = _helm_config(tmp_path, "login", front.address, start)
     result = _login(front, env, tmp_path)
     assert result["changed"] is True and not result.get("failed"), result
-    assert result["stdout"] == "Login Succeeded"
+    assert result["stdout"] == "Login Succeeded\n"
     with open(_config(env), "rb") as handle:
         assert handle.read() == expected
     assert os.stat(_config(env)).st_mode & 0o777 == mode == 0o600
@@ -134,7 +134,7 @@ def test_login_is_idempotent_still_checks_the_credentials_and_check_mode_writes_
     before = os.stat(_config(env))
     front.seen.clear()
     again = _login(front, env, tmp_path)
-    assert again["changed"] is False and again["stdout"] == "Login Succeeded"
+    assert again["changed"] is False and again["stdout"] == "Login Succeeded\n"
     assert ("/v2/", "Bearer granted") in front.seen  # checked against the registry again
     assert os.stat(_config(env)).st_ino == before.st_ino  # not rewritten
     assert _login(front, env, tmp_path, check_mode=True)["changed"] is False
@@ -151,7 +151,7 @@ def test_logout_removes_the_entry_like_helm_registry_logout(front, env, tmp_path
     with open(_config(env), "rb") as handle:
         assert handle.read() == logged_in
     result = _run("registry_auth", args, env, tmp_path)
-    assert result["changed"] is True and result["stdout"] == "Removing login credentials for %s" % front.address
+    assert result["changed"] is True and result["stdout"] == "Removing login credentials for %s\n" % front.address
     with open(_config(env), "rb") as handle:
         assert handle.read() == expected
     assert _run("registry_auth", args, env, tmp_path)["changed"] is False
@@ -193,7 +193,7 @@ def test_a_docker_login_is_the_fallback_as_in_helm(front, env, tmp_path):
     (docker / "config.json").write_text("{not json")  # skipped, as Helm skips it: the registry refuses
     broken = _run("template", args, dict(env, DOCKER_CONFIG=str(docker)), tmp_path)
     assert broken.get("failed") is True and "401" in broken["msg"], broken
-    from helm_python import Chart
+    from helm_oracle import Chart
     rendered = Chart.load(str(tmp_path / "src" / "demo")).render({}, name="web", namespace="default")
     assert rendered and all(text.strip() in result["stdout"] for text in rendered.values())
 
@@ -228,7 +228,7 @@ def test_playbook_logs_in_with_the_fqcn_and_pulls_with_the_login(front, env, tmp
         that:
           - first is changed
           - second is not changed
-          - first.stdout == 'Login Succeeded'
+          - first.stdout_lines == ['Login Succeeded']
 """.format(host=front.address, user=USER, password=PASSWORD, ref=ref, dest=dest))
     proc = run_playbook(playbook, env, tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
