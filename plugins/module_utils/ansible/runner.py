@@ -9,8 +9,9 @@ import re
 
 from ..actions.info import describe, list_releases
 from ..goyaml import merge_maps
-from ..actions.operations import OperationError, Options, ReleaseEngine, content_differs
+from ..actions.operations import OperationError, Options, ReleaseEngine
 from ..actions.printer import operation_stdout
+from ..actions.sameness import differs, record_of, same_content
 from ..actions.progress import Progress
 from ..kube.client import KubeClient
 from ..kube.config import load_connection
@@ -143,7 +144,7 @@ def _lines(messages):
 
 def _render(params, engine, client, progress, warnings):
     """Render the chart with the cluster's capabilities and lookup; returns a ReleaseInput."""
-    from ..actions.inputs import from_render
+    from ..actions.inputs import from_record, from_render
     from ..render import RenderError, merge_user_values, render_release
 
     from ..repo import RepoError, chart_from_options
@@ -167,29 +168,48 @@ def _render(params, engine, client, progress, warnings):
             config = merge_maps(copy.deepcopy(current.get("config") or {}), config)
         version = client.server_version()
 
-        def render(revision, is_install):
+        def render(revision, is_install, vary=False):
             return render_release(
                 chart_ref, name=params["release_name"], namespace=params["release_namespace"], values=config,
                 revision=revision, is_install=is_install, is_upgrade=not is_install,
                 kube_version=version.get("gitVersion"), api_versions=client.discovery.api_versions(),
-                lookup=lookup_for(client), post_renderer=params.get("post_renderer"),
+                lookup=None if vary else lookup_for(client), post_renderer=params.get("post_renderer"),
                 enable_plugins=params.get("enable_plugins", False),
-                skip_schema_validation=params.get("skip_schema_validation", False))
+                skip_schema_validation=params.get("skip_schema_validation", False), vary=vary)
+
+        probed = []
+
+        def probe(as_then):
+            try:
+                probed.append(from_render(render(*as_then, vary=True)))
+            except RenderError:
+                return None
+            return probed[-1]
 
         same = False
         if installed and current is history[-1] and current["info"]["status"] == "deployed":
             # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
             # then) so charts that print their revision stay idempotent; only a real change renders anew.
-            result = render(current["version"], _was_install(current))
+            as_then = (current["version"], _was_install(current))
+            result = render(*as_then)
             inp = from_render(result)
-            same = not content_differs(current, inp)
+            same = not differs(current, inp, lambda: probe(as_then))
+            if same:
+                rerolled = not same_content(current, record_of(inp))
+                inp = from_record(current, inp.crds)  # plan and keep exactly what is deployed
         if not same:
             result = render((history[-1]["version"] + 1) if history else 1, not installed)
             inp = from_render(result)
     except RenderError as exc:
         progress("render", "failed: %s" % exc)
         raise ModuleFailure(str(exc), {"progress": progress.lines}) from exc
-    progress("render", _rendered(result) + (": same content as revision %d" % current["version"] if same else ""))
+    note = ""
+    if same:
+        note = ": same content as revision %d" % current["version"]
+        if rerolled:
+            names = sorted(set(result.nondeterministic).union(*(p.nondeterministic for p in probed)))
+            note += " (only what %s generate differs)" % ", ".join(names)
+    progress("render", _rendered(result) + note)
     have = result.chart.metadata.get("version")
     if want and want != have:
         raise ModuleFailure("chart_version %s requested but %s has version %s" % (want, chart_ref, have))
