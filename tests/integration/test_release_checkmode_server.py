@@ -5,6 +5,7 @@ import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError
 from ansible_collections.helmless.core.plugins.module_utils.plan.planner import ASSIGNED
+from ansible_collections.helmless.core.plugins.module_utils.release.lease import Lease
 
 from test_release_errors import _state
 from test_release_support import (client_for, configmap, engine_for, job, literal_input, opts, prediction_matches,
@@ -83,7 +84,7 @@ def test_a_kind_from_crds_is_planned_and_its_crd_predicted_with_server_defaults(
         assert crd.after["spec"]["conversion"] == {"strategy": "None"}  # the server's default, not in the file
         assert crd.after["metadata"]["uid"] == ASSIGNED
         engine_for(kubeconfig, namespace).present(inp, opts())
-        live = client_for(kubeconfig).get("apiextensions.k8s.io/v1", "CustomResourceDefinition", _CRD["metadata"]["name"])
+        live = client_for(kubeconfig).get(_CRD["apiVersion"], _CRD["kind"], _CRD["metadata"]["name"])
         assert prediction_matches(live, crd.after)
     finally:
         client_for(kubeconfig).delete("apiextensions.k8s.io/v1", "CustomResourceDefinition", _CRD["metadata"]["name"])
@@ -110,3 +111,36 @@ def test_what_the_server_assigns_at_creation_is_marked_and_the_rest_predicted(ku
         res = change.resource
         live = client.get(res.api_version, res.kind, res.name, namespace)
         assert prediction_matches(live, change.after), res.label()
+
+
+def test_a_release_held_by_another_operation_fails_check_mode_and_run_alike(kubeconfig, namespace):
+    engine_for(kubeconfig, namespace).present(literal_input([configmap("a", {"k": "v"})]), opts())
+    with Lease(client_for(kubeconfig), namespace, "rel"):
+        holder = engine_for(kubeconfig, namespace)
+        last = holder.history()[-1]
+        last["info"]["status"] = "pending-upgrade"
+        holder.storage.update(last)
+        client = client_for(kubeconfig)
+        before = _state(client, namespace)
+        messages, busy = [], r"another operation \(install/upgrade/rollback\) is in progress"
+        for check_mode in (True, False):
+            eng = engine_for(kubeconfig, namespace)
+            with pytest.raises(OperationError, match=busy) as err:
+                eng.present(literal_input([configmap("a", {"k": "v2"})]), opts(check_mode=check_mode))
+            messages.append(str(err.value))
+            assert eng.client.count(writes_only=True, include_dry_run=True) == 0
+        assert messages[0] == messages[1] and _state(client, namespace) == before
+        assert [r["info"]["status"] for r in engine_for(kubeconfig, namespace).history()] == ["pending-upgrade"]
+
+
+def test_a_release_namespace_that_does_not_exist_fails_check_mode_and_run_alike(kubeconfig, namespace):
+    missing = namespace + "-none"
+    messages = []
+    for check_mode in (True, False):
+        eng = engine_for(kubeconfig, missing)
+        with pytest.raises(OperationError) as err:
+            eng.present(literal_input([configmap("a", {"k": "v"})]), opts(check_mode=check_mode))
+        messages.append(str(err.value))
+        assert eng.client.count(writes_only=True, include_dry_run=True) == 0
+    assert messages[0] == messages[1] and 'namespaces "%s" not found' % missing in messages[0]
+    assert client_for(kubeconfig).get("v1", "Namespace", missing) is None

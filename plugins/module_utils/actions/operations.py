@@ -8,13 +8,13 @@ from ..kube.errors import ApiError, KubeError
 from ..kube.openapi import OpenAPI
 from ..plan.manifest import ManifestError, parse_manifest
 from ..plan.planner import METHODS, Change, Plan, PlanError, Planner, assigned_marked, uninstall_plan
-from ..release.codec import go_json
 from ..release.lease import IN_PROGRESS, Lease, LeaseHeld, held_message, lease_state
-from ..release.model import PENDING, now, release_record, set_status, sorted_map
+from ..release.model import PENDING, now, release_record, set_status
 from ..release.storage import Storage, StorageError
 from .executor import ExecuteError, apply_changes, install_crds, wait_for, wait_gone
 from .hooks import HookError, HookRunner, hooks_for
 from .progress import plan_summary, quiet
+from .sameness import differs, same_content
 from .report import Outcome
 
 STALE_PENDING_SECONDS = 300
@@ -444,7 +444,7 @@ class ReleaseEngine:
                      [h["name"] for e in ("pre-rollback", "post-rollback") for h in hooks_for(target, e)])
         summary = plan_summary(plan.changes)
         opts.progress("plan", "rollback to %d: %s (%s, %s)" % (target["version"], summary, opts.strategy, method))
-        same = (last["info"]["status"] == "deployed" and _record_key(last) == _record_key(target)
+        same = (last["info"]["status"] == "deployed" and same_content(last, target)
                 and last.get("apply_method", "csa") == method)
         return plan, recover or plan.changed or not same, method
 
@@ -521,25 +521,7 @@ def apply_method(opts, previous, install=False):
     return "ssa" if install or previous == "ssa" else "csa"
 
 
-def _record_key(rel):
-    """What makes two revisions the same release content (not times, status or version)."""
-    if rel is None:
-        return None
-    hooks = [{k: h.get(k) for k in ("name", "kind", "path", "manifest", "events", "weight")}
-             for h in rel.get("hooks") or []]
-    chart = (rel.get("chart") or {}).get("metadata") or {}
-    return go_json([rel.get("manifest") or "", sorted_map(rel.get("config") or {}), sorted_map(chart), hooks,
-                    (rel.get("info") or {}).get("notes") or ""])
-
-
 def _differs(current, last, inp):
     if current is None or last is None or last is not current or current["info"]["status"] != "deployed":
         return True
-    return content_differs(current, inp)
-
-
-def content_differs(current, inp):
-    """Whether a ReleaseInput would store other content than revision ``current`` holds."""
-    wanted = {"manifest": inp.manifest, "config": inp.config, "chart": inp.chart, "hooks": inp.hooks,
-              "info": {"notes": inp.notes}}
-    return _record_key(current) != _record_key(wanted)
+    return differs(current, inp)

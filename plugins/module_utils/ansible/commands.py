@@ -37,7 +37,7 @@ def _cluster(words, params):
 
 def _values(words, params):
     for path in params.get("values_files") or ():
-        words.append("--values=%s" % path)
+        words.append("--values=%s" % (path[0] if isinstance(path, tuple) else path))  # (URL, fetched content)
     if params.get("release_values"):
         words.append("--values=-")
     for item in params.get("set_values") or ():

@@ -128,6 +128,14 @@ def _fail(exc, params, diff, client, warnings, progress, command):
     return ModuleFailure(str(exc), partial)
 
 
+def _values_sources(params, warnings, command, **extra):
+    from ..repo import RepoError, values_sources
+    try:
+        return values_sources(params)
+    except RepoError as exc:
+        raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), **extra)) from exc
+
+
 def _failed_output(exc, warnings, command):
     """helm's output when it fails: nothing on stdout, the warnings then ``Error: ...`` on stderr."""
     return {"stdout": "", "stderr": _lines(warnings) + "Error: %s\n" % exc, "command": command}
@@ -140,8 +148,8 @@ def _lines(messages):
 
 def _render(params, engine, client, progress, warnings):
     """Render the chart with the cluster's capabilities and lookup; returns a ReleaseInput."""
-    from ..actions.inputs import from_render
-    from ..actions.operations import content_differs
+    from ..actions.inputs import from_record, from_render
+    from ..actions.sameness import differs, record_of, same_content
     from ..render import RenderError, merge_user_values, render_release
 
     chart_ref, want = _local_chart(params)
@@ -167,29 +175,48 @@ def _render(params, engine, client, progress, warnings):
             config = merge_maps(copy.deepcopy(current.get("config") or {}), config)
         version = client.server_version()
 
-        def render(revision, is_install):
+        def render(revision, is_install, vary=False):
             return render_release(
                 chart_ref, name=params["release_name"], namespace=params["release_namespace"], values=config,
                 revision=revision, is_install=is_install, is_upgrade=not is_install,
                 kube_version=version.get("gitVersion"), api_versions=client.discovery.api_versions(),
-                lookup=lookup_for(client), post_renderer=params.get("post_renderer"),
+                lookup=None if vary else lookup_for(client), post_renderer=params.get("post_renderer"),
                 enable_plugins=params.get("enable_plugins", False),
-                skip_schema_validation=params.get("skip_schema_validation", False))
+                skip_schema_validation=params.get("skip_schema_validation", False), vary=vary)
+
+        probed = []
+
+        def probe(as_then):
+            try:
+                probed.append(from_render(render(*as_then, vary=True)))
+            except RenderError:
+                return None
+            return probed[-1]
 
         same = False
         if installed and current is history[-1] and current["info"]["status"] == "deployed":
             # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
             # then) so charts that print their revision stay idempotent; only a real change renders anew.
-            result = render(current["version"], _was_install(current))
+            as_then = (current["version"], _was_install(current))
+            result = render(*as_then)
             inp = from_render(result)
-            same = not content_differs(current, inp)
+            same = not differs(current, inp, lambda: probe(as_then))
+            if same:
+                rerolled = not same_content(current, record_of(inp))
+                inp = from_record(current, inp.crds)  # plan and keep exactly what is deployed
         if not same:
             result = render((history[-1]["version"] + 1) if history else 1, not installed)
             inp = from_render(result)
     except RenderError as exc:
         progress("render", "failed: %s" % exc)
         raise ModuleFailure(str(exc), {"progress": progress.lines}) from exc
-    progress("render", _rendered(result) + (": same content as revision %d" % current["version"] if same else ""))
+    note = ""
+    if same:
+        note = ": same content as revision %d" % current["version"]
+        if rerolled:
+            names = sorted(set(result.nondeterministic).union(*(p.nondeterministic for p in probed)))
+            note += " (only what %s generate differs)" % ", ".join(names)
+    progress("render", _rendered(result) + note)
     have = result.chart.metadata.get("version")
     if want and want != have:
         raise ModuleFailure("chart_version %s requested but %s has version %s" % (want, chart_ref, have))
@@ -238,6 +265,8 @@ def run_release(params, check_mode=False, diff=False):
     absent = params.get("release_state", "present") == "absent"
     command = release_command(params, uninstall=absent)
     _validate_name(params["release_name"])
+    if not absent:  # values from URLs are fetched before anything touches the cluster
+        params = dict(params, values_files=_values_sources(params, warnings, command))
     client = connect(params)
     engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
                            params.get("storage_driver") or "secret")
@@ -325,6 +354,7 @@ def run_template_task(params, check_mode=False):
 
     command = template_command(params)
     warnings = ignored_warnings(params)
+    params = dict(params, values_files=_values_sources(params, warnings, command, rc=1))
     try:
         result, more = run_template(dict(params, check_mode=check_mode))
     except TemplateError as exc:
@@ -359,11 +389,6 @@ def run_pull(params, check_mode=False):
     """``helm pull`` for the pull module: the archive (or untarred chart) in ``destination``, idempotently."""
     from ..repo import Access, RepoError, pull_chart
 
-    for name in ("verify_chart", "provenance", "verify_chart_keyring"):
-        if params.get(name):
-            raise ModuleFailure("%s is not supported by helmless.core: chart provenance (.prov signatures) is "
-                                "neither fetched nor verified; leave it unset or use the helm binary "
-                                "(kubernetes.core.helm_pull) for signed charts" % name)
     access = Access(username=params.get("repo_username"), password=params.get("repo_password"),
                     pass_credentials=params.get("pass_credentials"),
                     insecure_skip_tls_verify=params.get("skip_tls_certs_check"),
@@ -372,7 +397,9 @@ def run_pull(params, check_mode=False):
     try:
         pulled = pull_chart(params["chart_ref"], params["destination"], params.get("chart_version") or None,
                             params.get("repo_url") or None, access, params.get("chart_devel", False),
-                            params.get("untar_chart", False), params.get("plain_http", False), check_mode)
+                            params.get("untar_chart", False), params.get("plain_http", False), check_mode,
+                            params.get("verify_chart", False), params.get("verify_chart_keyring"),
+                            params.get("provenance", False))
     except RepoError as exc:
         raise ModuleFailure(str(exc), dict(_failed_output(exc, (), pull_command(params)), rc=1)) from exc
     warnings = ignored_warnings(params)

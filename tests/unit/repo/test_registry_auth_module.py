@@ -1,6 +1,6 @@
 """The registry_auth module (kubernetes.core.helm_registry_auth drop-in) stores what real Helm's ``helm registry
 login`` stores, and OCI pulls without credentials in the task use that login, as Helm's do. The expected
-config files and archives come from helm_python (RegistryClient.login/logout/pull) at test time; the registry
+config files and archives come from the real helm CLI (helm registry login/logout, helm pull) at test time; the registry
 is a real one (go-containerregistry) behind a Docker token-auth front."""
 import json
 import os
@@ -20,8 +20,8 @@ EXISTING = """{"credsStore": "", "auths": { "other.example:5000": {"auth": "b3Ro
 @pytest.fixture
 def front(oci_registry, tmp_path):
     """A registry holding demo 1.0.0 (pushed by Helm) that only answers with a token for USER/PASSWORD."""
-    from helm_python import package, push
-    archive = package(write_chart(tmp_path / "src", "demo", "1.0.0"), destination=str(tmp_path / "pkg"))
+    from helm_oracle import package, push
+    archive = package(write_chart(tmp_path / "src", "demo", "1.0.0"), str(tmp_path / "pkg"))
     push(archive, "oci://%s/charts" % oci_registry, plain_http=True)
     proxy = TokenAuthProxy(oci_registry, USER, PASSWORD)
     try:
@@ -45,15 +45,14 @@ def _login(front, env, tmp_path, password=PASSWORD, check_mode=False, **extra):
 
 def _helm_config(tmp_path, action, address, start=None):
     """The config file Helm's registry client leaves after ``action`` ('login' or 'logout'), from ``start``."""
-    from helm_python import RegistryClient
+    from helm_oracle import registry_login, registry_logout
     path = tmp_path / ("helm-%s.json" % action)
     if start is not None:
         path.write_bytes(start)
-    with RegistryClient(plain_http=True, credentials_file=str(path)) as client:
-        if action == "login":
-            client.login(address, USER, PASSWORD, plain_http=True)
-        else:
-            client.logout(address)
+    if action == "login":
+        registry_login(address, USER, PASSWORD, str(path), plain_http=True)
+    else:
+        registry_logout(address, str(path))
     return path.read_bytes(), os.stat(str(path)).st_mode & 0o777
 
 
@@ -67,12 +66,11 @@ def _seed(env, content=EXISTING):
 
 
 def _helm_pull(tmp_path, ref, address):
-    from helm_python import RegistryClient
+    from helm_oracle import pull, registry_login
     dest = tmp_path / "helm-pull"
     dest.mkdir()
-    with RegistryClient(plain_http=True, credentials_file=str(tmp_path / "helm-pull.json")) as client:
-        client.login(address, USER, PASSWORD, plain_http=True)
-        client.pull(ref, destination=str(dest), plain_http=True)
+    registry_login(address, USER, PASSWORD, str(tmp_path / "helm-pull.json"), plain_http=True)
+    pull(ref, str(dest), plain_http=True, registry_config=str(tmp_path / "helm-pull.json"))
     (archive,) = os.listdir(str(dest))
     return archive, (dest / archive).read_bytes()
 
@@ -111,11 +109,9 @@ def test_login_into_no_config_creates_the_file_helm_creates(front, env, tmp_path
 
 
 def test_wrong_credentials_fail_naming_the_host_and_the_answer_and_write_nothing(front, env, tmp_path):
-    from helm_python import RegistryClient
-    from helm_python.errors import HelmRegistryError
-    with RegistryClient(plain_http=True, credentials_file=str(tmp_path / "helm.json")) as client:
-        with pytest.raises(HelmRegistryError):
-            client.login(front.address, USER, "wrong", plain_http=True)
+    from helm_oracle import HelmError, registry_login
+    with pytest.raises(HelmError):
+        registry_login(front.address, USER, "wrong", str(tmp_path / "helm.json"), plain_http=True)
     result = _login(front, env, tmp_path, password="wrong")
     assert result.get("failed") is True
     assert front.address in result["msg"] and "401" in result["msg"]
