@@ -354,11 +354,6 @@ def run_pull(params, check_mode=False):
     """``helm pull`` for the pull module: the archive (or untarred chart) in ``destination``, idempotently."""
     from ..repo import Access, RepoError, pull_chart
 
-    for name in ("verify_chart", "provenance", "verify_chart_keyring"):
-        if params.get(name):
-            raise ModuleFailure("%s is not supported by helmless.core: chart provenance (.prov signatures) is "
-                                "neither fetched nor verified; leave it unset or use the helm binary "
-                                "(kubernetes.core.helm_pull) for signed charts" % name)
     access = Access(username=params.get("repo_username"), password=params.get("repo_password"),
                     pass_credentials=params.get("pass_credentials"),
                     insecure_skip_tls_verify=params.get("skip_tls_certs_check"),
@@ -367,7 +362,9 @@ def run_pull(params, check_mode=False):
     try:
         pulled = pull_chart(params["chart_ref"], params["destination"], params.get("chart_version") or None,
                             params.get("repo_url") or None, access, params.get("chart_devel", False),
-                            params.get("untar_chart", False), params.get("plain_http", False), check_mode)
+                            params.get("untar_chart", False), params.get("plain_http", False), check_mode,
+                            params.get("verify_chart", False), params.get("verify_chart_keyring"),
+                            params.get("provenance", False))
     except RepoError as exc:
         raise ModuleFailure(str(exc), dict(_failed_output(exc, (), pull_command(params)), rc=1)) from exc
     warnings = ignored_warnings(params)
