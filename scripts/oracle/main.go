@@ -7,7 +7,9 @@
 //
 // Operations (field "op"):
 //
-//	render          chart, values | values_yaml | values_files, name, namespace, revision, is_install,
+//	render          chart, values | values_yaml | values_files and set, set_string, set_json, set_file,
+//	                set_literal (the CLI's -f/--set* flags, merged as the CLI merges them), name, namespace,
+//	                revision, is_install,
 //	                is_upgrade, kube_version, api_versions → {rendered: {template path: text}}
 //	                (ProcessDependencies, ToRenderValues with Helm's default capabilities, pkg/engine: what
 //	                `helm template` renders per file, with no cluster)
@@ -38,6 +40,7 @@ import (
 	"helm.sh/helm/v4/pkg/action"
 	"helm.sh/helm/v4/pkg/chart/common"
 	commonutil "helm.sh/helm/v4/pkg/chart/common/util"
+	cliloader "helm.sh/helm/v4/pkg/chart/loader"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
@@ -54,6 +57,11 @@ type request struct {
 	Values      map[string]any `json:"values"`
 	ValuesYAML  *string        `json:"values_yaml"`
 	ValuesFiles []string       `json:"values_files"`
+	Set         []string       `json:"set"`
+	SetString   []string       `json:"set_string"`
+	SetJSON     []string       `json:"set_json"`
+	SetFile     []string       `json:"set_file"`
+	SetLiteral  []string       `json:"set_literal"`
 	Name        string         `json:"name"`
 	Namespace   string         `json:"namespace"`
 	Revision    int            `json:"revision"`
@@ -84,16 +92,27 @@ func fail(kind string, err error) error {
 	return &failure{kind, err}
 }
 
+// loadChart loads as the helm CLI does (pkg/chart/loader picks the loader by the chart's apiVersion; install
+// and template refuse a chart API v3 chart).
 func loadChart(path string) (*chart.Chart, error) {
-	c, err := loader.Load(path)
-	return c, fail("load", err)
+	ch, err := cliloader.Load(path)
+	if err != nil {
+		return nil, fail("load", err)
+	}
+	c, ok := ch.(*chart.Chart)
+	if !ok {
+		return nil, fail("load", errors.New("invalid chart apiVersion"))
+	}
+	return c, nil
 }
 
 // userValues are the request's values the way the helm CLI would read them.
 func userValues(r *request) (map[string]any, error) {
 	switch {
-	case r.ValuesFiles != nil:
-		opts := values.Options{ValueFiles: r.ValuesFiles}
+	case r.ValuesFiles != nil || r.Set != nil || r.SetString != nil || r.SetJSON != nil || r.SetFile != nil ||
+		r.SetLiteral != nil:
+		opts := values.Options{ValueFiles: r.ValuesFiles, Values: r.Set, StringValues: r.SetString,
+			JSONValues: r.SetJSON, FileValues: r.SetFile, LiteralValues: r.SetLiteral}
 		v, err := opts.MergeValues(getter.Providers{})
 		return v, fail("values", err)
 	case r.ValuesYAML != nil:

@@ -216,8 +216,8 @@ class KubeClient:
         path = self.resource_path(api_version, kind, namespace, name)
         query = [("fieldManager", self.field_manager)]
         body = patch
-        if patch_type == "apply":
-            query.append(("force", "true" if force else "false"))
+        if patch_type == "apply":  # as Helm 4 applies: unknown or duplicate fields are errors
+            query += [("force", "true" if force else "false"), ("fieldValidation", "Strict")]
             body = json.dumps(patch)
         return self.request("PATCH", path, query=query, body=body, content_type=PATCH_TYPES[patch_type],
                             dry_run=dry_run)
