@@ -8,7 +8,7 @@ try:
 except ImportError:  # pragma: no cover - Python < 3.11
     tomllib = None
 
-from ..gotemplate.values import GoStruct
+from ..gotemplate.values import GoStruct, Int64
 from .gojson import struct_value
 from .numfmt import format_g
 
@@ -240,6 +240,8 @@ def _to_model(v):
     if isinstance(v, datetime.time):
         return GoTime(datetime.datetime(1, 1, 1, v.hour, v.minute, v.second, v.microsecond,
                                         tzinfo=v.tzinfo), year0=True)
+    if isinstance(v, int) and v.__class__ is not bool:
+        return Int64(v)
     return v
 
 
