@@ -137,6 +137,8 @@ def typed_value(ctx, tree, node, ev, ptype, dot, vars):
 
 def _at(node):
     """The node Go's s.at last recorded after evaluating the argument ``node``."""
+    if isinstance(node, N.ChainNode) and isinstance(node.node, N.PipeNode):
+        node = node.node
     if isinstance(node, N.PipeNode):
         from .exec import last_node
         return last_node(node)

@@ -276,7 +276,7 @@ def _fmt_arg(v, verb, flags, depth):
         if verb == "q":
             return _pad(go_quote_rune(v, flags.plus), flags)
         if verb == "U":
-            s = "U+%04X" % v if v >= 0 else "U+-%04X" % -v
+            s = "U+%04X" % (v & 0xFFFFFFFFFFFFFFFF)  # fmtUnicode reads the bits as uint64
             if flags.sharp and 0 <= v <= 0x10FFFF and _is_print(chr(v)):
                 s += " '" + chr(v) + "'"
             return _pad(s, flags)

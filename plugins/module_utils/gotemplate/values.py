@@ -15,7 +15,7 @@ complex128                  ``complex``
 string                      ``str``
 []byte                      ``bytes``
 []interface{}               ``list``
-[]int                       :class:`IntSlice` (``list`` subclass)
+[]int, []string             :class:`IntSlice`, :class:`StringSlice` (``list`` subclasses)
 map[string]interface{}      ``dict`` with ``str`` keys
 struct / pointer to struct  a subclass of :class:`GoStruct`
 ==========================  ==========================================
@@ -81,6 +81,12 @@ class IntSlice(list):
     """A Go ``[]int`` (``until``, ``untilStep``)."""
     __slots__ = ()
     GO_TYPE = "[]int"
+
+
+class StringSlice(list):
+    """A Go ``[]string`` (``splitList``, ``toStrings``, ``sortAlpha``, ``keys``)."""
+    __slots__ = ()
+    GO_TYPE = "[]string"
 
 
 _INT_CLASSES = {"int": int, "int64": Int64, "uint8": Uint8, "uint64": Uint64}

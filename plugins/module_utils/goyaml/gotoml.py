@@ -8,7 +8,7 @@ try:
 except ImportError:  # pragma: no cover - Python < 3.11
     tomllib = None
 
-from ..gotemplate.values import GoStruct, Int64
+from ..gotemplate.values import GoStruct, Int64, go_type_name
 from .gojson import struct_value
 from .numfmt import format_g
 
@@ -90,7 +90,7 @@ def _element(v):
         return _inline_table(v)
     if v is None:
         raise TOMLError("toml: cannot encode a nil value")
-    raise TOMLError("toml: unsupported type: %s" % type(v).__name__)
+    raise TOMLError("unsupported type: %s" % go_type_name(v))
 
 
 def _split(d):

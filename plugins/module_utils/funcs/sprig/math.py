@@ -166,11 +166,26 @@ def ceil(a):
 def round_(a, p, *opt):
     round_on = opt[0] if opt else 0.5
     val = to_float64(a)
-    pw = math.pow(10, float(p))
+    try:
+        pw = math.pow(10, float(p))
+    except OverflowError:
+        pw = math.inf  # Go's math.Pow overflows to +Inf (the result is then NaN)
     digit = pw * val
-    frac = math.modf(digit)[0] if math.isfinite(digit) else 0.0
+    if not math.isfinite(digit):
+        return _go_fdiv(digit, pw)  # Go's Floor keeps ±Inf and NaN
+    frac = math.modf(digit)[0]
     r = math.ceil(digit) if frac >= round_on else math.floor(digit)
-    return float(r) / pw
+    return _go_fdiv(float(r), pw)
+
+
+def _go_fdiv(a, b):
+    """IEEE division as Go does it: x/0 is ±Inf (or NaN for 0/0), never an exception."""
+    try:
+        return a / b
+    except ZeroDivisionError:
+        if a == 0 or a != a:
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
 
 
 def until_step(start, stop, step):
