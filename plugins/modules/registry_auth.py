@@ -20,8 +20,9 @@ description:
     The credentials are still checked against the registry on every run (also in check mode), so the task
     fails when they stopped working. Wrong credentials fail the task and write nothing.
   - The file is written as Helm writes it (other entries and keys kept, mode 0600, through a temporary
-    file). Docker credential helpers (C(credsStore), C(credHelpers)) are not run; a config naming one for
-    the host fails the task rather than store a password beside it.
+    file). When the file names a Docker credential helper for the host (C(credHelpers) for that registry, else
+    C(credsStore)), the login is stored and removed through C(docker-credential-<name> store|erase) from
+    C(PATH) instead, as Helm does, and pulls read it with C(get); a helper that fails fails the task naming it.
 author:
   - helmless.core founders (@helmless)
 attributes:
@@ -68,10 +69,20 @@ stdout_lines:
   returned: always
   type: list
   elements: str
+stderr:
+  description: Warnings, one a line; on failure also C(Error - <message>).
+  returned: always
+  type: str
+command:
+  description: The equivalent C(helm registry login)/C(logout) command line (informational; the password masked).
+  returned: always
+  type: str
 """
 
 from ansible.module_utils.basic import AnsibleModule
 
+# First: the module_utils imported after it load compiled code from the code cache (see codecache).
+from ansible_collections.helmless.core.plugins.module_utils import codecache  # noqa: F401 pylint: disable=unused-import
 from ansible_collections.helmless.core.plugins.module_utils.ansible.libraries import require_libraries
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import REGISTRY_AUTH, argument_spec
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_module, run_registry_auth

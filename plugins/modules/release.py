@@ -16,7 +16,14 @@ description:
     Options that only make sense to a helm binary are accepted and ignored with a warning.
   - Check mode runs the same plan as a real run and makes no write; C(changed) is what the real run reports
     and, with C(--diff), each object's C(after) is the API server's dry-run answer.
-  - A second identical run reports C(changed=false) and sends no write request.
+  - A second identical run reports C(changed=false) and sends no write request. Whether a run changes the
+    release is decided on content (parsed documents, hooks, notes, values, chart metadata), never on the
+    manifest's formatting, so a release last written by C(helm) 3 or 4 with the same chart and values is a
+    no-op.
+  - Output that only random or clock functions changed (C(randAlphaNum), C(genCA), C(uuidv4), C(now)...) is
+    not a change when the chart and the values are those of the deployed revision and everything else the
+    chart reads renders the same; the run then plans against the deployed manifest (drift is still reported
+    or repaired) and rotates nothing. See docs/check-mode-and-diff.md.
 author:
   - helmless.core founders (@helmless)
 attributes:
@@ -85,6 +92,12 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+helm_version:
+  description: The Helm release this collection emulates (rendering, planning and release storage), so the
+    C(helm) CLI of that version reads, upgrades and rolls back the release.
+  returned: success
+  type: str
+  sample: v4.3.2
 status:
   description: The release after the operation (for check mode, as it would be), as kubernetes.core.helm.
   returned: when the release exists or would exist
@@ -121,6 +134,23 @@ api_requests:
   description: Requests sent to the API server (total, and real writes).
   returned: always
   type: dict
+stdout:
+  description:
+    - What C(helm upgrade --install) (or C(helm uninstall), C(helm rollback)) prints for the operation, notes
+      included, as kubernetes.core.helm returns it - empty in check mode and when nothing changed (no helm
+      command would run then).
+  returned: always
+  type: str
+stderr:
+  description: Warnings, one a line; on failure also C(Error - <message>) as helm prints it.
+  returned: always
+  type: str
+command:
+  description:
+    - The equivalent helm command line (C(helm upgrade --install ...) or C(helm uninstall ...)), as kubernetes.core.helm
+      returns it. Informational - nothing runs it; I(release_values) appear as C(--values=-), passwords masked.
+  returned: always
+  type: str
 progress:
   description:
     - Timestamped phases of the run (render, plan, record, hook, apply, wait, result); C(-v) shows them.
@@ -139,6 +169,8 @@ progress:
 
 from ansible.module_utils.basic import AnsibleModule
 
+# First: the module_utils imported after it load compiled code from the code cache (see codecache).
+from ansible_collections.helmless.core.plugins.module_utils import codecache  # noqa: F401 pylint: disable=unused-import
 from ansible_collections.helmless.core.plugins.module_utils.ansible.libraries import require_libraries
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
     CONNECTION, RELEASE, argument_spec)

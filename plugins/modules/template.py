@@ -17,7 +17,8 @@ description:
     changed. Options that only make sense for a helm binary are accepted and ignored with a warning.
   - Charts can come from Helm chart repositories or URLs (fetched, verified against the index digest and
     cached as Helm 4 does).
-  - No cluster is contacted, so C(lookup) returns an empty map and C(.Capabilities) are Helm 4.2's
+  - Emulates Helm v4.3.2 byte for byte (returned as RV(helm_version)).
+  - No cluster is contacted, so C(lookup) returns an empty map and C(.Capabilities) are Helm 4.3's
     defaults unless I(kube_version)/I(api_versions) are given.
 author:
   - helmless.core founders (@helmless)
@@ -57,6 +58,12 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+helm_version:
+  description: The Helm release this collection renders exactly like (the C(helm) CLI of that version
+    renders the same manifest).
+  returned: success
+  type: str
+  sample: v4.3.2
 rendered:
   description: Template path to its output, exactly as Helm's engine renders it (partials omitted).
   returned: success
@@ -66,8 +73,22 @@ manifest:
   returned: success
   type: str
 stdout:
-  description: What C(helm template) prints (manifest then hooks, filtered by I(show_only)).
-  returned: success
+  description: What C(helm template) prints (manifest then hooks, filtered by I(show_only)), byte for byte.
+  returned: always
+  type: str
+stderr:
+  description: Warnings, one a line (as helm prints them to its stderr); on failure also C(Error - <message>).
+  returned: always
+  type: str
+rc:
+  description: C(0), or C(1) when the task fails (the exit code helm would have).
+  returned: always
+  type: int
+command:
+  description:
+    - The equivalent C(helm template) command line, as kubernetes.core.helm_template returns it.
+    - Informational - nothing runs it. I(release_values) appear as C(--values=-) (helm reads that file from stdin).
+  returned: always
   type: str
 notes:
   description: The rendered NOTES.txt of the chart.
@@ -99,26 +120,20 @@ import traceback
 
 from ansible.module_utils.basic import AnsibleModule
 
+# First: the module_utils imported after it load compiled code from the code cache (see codecache).
+from ansible_collections.helmless.core.plugins.module_utils import codecache  # noqa: F401 pylint: disable=unused-import
 from ansible_collections.helmless.core.plugins.module_utils.ansible.libraries import RENDER, require_libraries
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import TEMPLATE, argument_spec
-from ansible_collections.helmless.core.plugins.module_utils.render.template import (
-    TemplateError, run_template,
-)
+from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_module, run_template_task
 
 
 def main():
     module = AnsibleModule(argument_spec=argument_spec(TEMPLATE), supports_check_mode=True)
     require_libraries(module, RENDER)
-    options = dict(module.params, check_mode=module.check_mode)
     try:
-        result, warnings = run_template(options)
-    except TemplateError as exc:
-        module.fail_json(msg=str(exc))
+        run_module(module, run_template_task, module.check_mode)
     except Exception as exc:  # a defect of ours: a clear message, the traceback only with -vvv
         module.fail_json(msg="template failed unexpectedly: %s" % exc, exception=traceback.format_exc())
-    for warning in warnings:
-        module.warn(warning)
-    module.exit_json(changed=bool(result.get("files")) and not module.check_mode, **result)
 
 
 if __name__ == "__main__":

@@ -43,9 +43,11 @@ def _drift(engine, resources):
     return out
 
 
-def describe(engine, revision=None, all_values=False, show_secrets=False):
+def describe(engine, revision=None, all_values=False, show_secrets=False, states=()):
+    """The release as helm_info describes it, or None when ``helm list`` with ``states`` (default: deployed
+    and failed) would not show its latest revision: missing, uninstalled with kept history, pending..."""
     history = engine.history()
-    if not history:
+    if not history or not listed(history[-1], states):
         return None
     rel = next((r for r in history if r["version"] == revision), None) if revision else history[-1]
     if rel is None:
@@ -76,17 +78,21 @@ def describe(engine, revision=None, all_values=False, show_secrets=False):
 _DEFAULT_STATES = ("deployed", "failed")
 
 
+def listed(release, states):
+    """Whether ``helm list`` with these state flags shows this (latest) revision."""
+    wanted = set(states or _DEFAULT_STATES)
+    status = release["info"]["status"]
+    return "all" in wanted or ("pending" if status.startswith("pending-") else status) in wanted
+
+
 def list_releases(engine, states):
     """Latest revision of every release in the namespace, filtered by state as ``helm list``."""
-    wanted = set(states or _DEFAULT_STATES)
     latest = {}
     for rel in engine.storage.list_all():
         if rel["name"] not in latest or rel["version"] > latest[rel["name"]]["version"]:
             latest[rel["name"]] = rel
     out = []
     for name in sorted(latest):
-        status = latest[name]["info"]["status"]
-        group = "pending" if status.startswith("pending-") else status
-        if "all" in wanted or group in wanted:
+        if listed(latest[name], states):
             out.append(release_status(latest[name]))
     return out

@@ -11,6 +11,11 @@ CHART = "apiVersion: v2\nname: %s\nversion: 0.1.0\n"
 SUB_DEP = "apiVersion: v2\nname: parent\nversion: 0.1.0\ndependencies:\n%s"
 
 CASES = {
+    "documents_split_at_line_start_separators_keeping_blank_lines": {
+        "Chart.yaml": CHART % "parent",
+        "templates/cm.yaml": "kind: ConfigMap\ndata:\n  a: |\n    ---\n    b\n\n---\nkind: Secret\n  \t\n"
+                             "--- # next\nkind: Service\n---\t\n\n\nkind: Pod\n\n\n",
+    },
     "include_and_the_last_parsed_define_wins": {
         "Chart.yaml": CHART % "parent",
         "templates/_a.tpl": '{{- define "z" }}A{{ end }}',
@@ -269,14 +274,20 @@ def write_chart(root, files):
 
 
 def oracle(path):
-    from helm_python import Chart, Config, HelmError
+    from helm_oracle import Chart, Config, HelmError
     try:
         rendered = Chart.load(path).render({}, name="rel", namespace="ns")
         release = Config(storage_driver="memory").install(
             Chart.load(path), "rel", {}, namespace="ns", dry_run="client")
     except HelmError as exc:
         return None, str(exc)
-    return (rendered, release["manifest"], release.get("notes", "")), None
+    return (rendered, release["manifest"], release.get("notes", ""), _hooks(release["hooks"])), None
+
+
+def _hooks(hooks):
+    """What a hook record holds from rendering (Helm's release JSON field names; last_run is the executor's)."""
+    return [(h["name"], h["kind"], h["path"], h["manifest"], h["events"], h.get("weight", 0),
+             h.get("delete_policies", []), h.get("output_log_policies", [])) for h in hooks]
 
 
 def ours(path):
@@ -286,7 +297,7 @@ def ours(path):
         result = render_release(path, name="rel", namespace="ns")
     except RenderError as exc:
         return None, str(exc)
-    return (result.rendered, result.manifest, result.notes), None
+    return (result.rendered, result.manifest, result.notes, _hooks([h.to_dict() for h in result.hooks])), None
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -301,3 +312,4 @@ def test_engine_case_matches_helm(case, tmp_path):
     assert actual[0] == expected[0]
     assert actual[1] == expected[1]
     assert actual[2] == expected[2]
+    assert actual[3] == expected[3]

@@ -27,7 +27,7 @@ def _parent(root, deps):
 
 
 def _helm(path):
-    from helm_python import dependency_update as helm_dependency_update
+    from helm_oracle import dependency_update as helm_dependency_update
     helm_dependency_update(path)
 
 
@@ -38,7 +38,7 @@ def _lock(path):
 
 
 def _render(path):
-    from helm_python import Chart
+    from helm_oracle import Chart
     return Chart.load(path).render({}, name="rel", namespace="ns")
 
 
