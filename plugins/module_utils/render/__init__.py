@@ -88,7 +88,7 @@ def merge_user_values(values=None, values_files=(), set_values=()):
             raise RenderError("failed to parse %s: %s" % (path, exc), kind="values")
         merged = merge_maps(merged, loaded or {})
     if values:
-        merged = merge_maps(merged, values)
+        merged = merge_maps(merged, goyaml.as_values_numbers(values))
     groups = {kind: [] for kind in SET_ORDER}
     for item in set_values or ():
         if isinstance(item, str):
