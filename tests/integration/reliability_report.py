@@ -16,7 +16,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
+sys.path[:0] = [HERE, os.path.join(ROOT, ".build", "collections")]  # tests/conftest.py makes that link
 
 
 def _collect(workers, sizes, hooks):
@@ -26,10 +26,13 @@ def _collect(workers, sizes, hooks):
     cmd = [sys.executable, "-m", "pytest", "-q", "-n", str(workers), "-p", "no:cacheprovider",
            os.path.join(HERE, "test_reliability_matrix.py"), os.path.join(HERE, "test_process_faults.py")]
     proc = subprocess.run(cmd, cwd=ROOT, env=env, check=False)
+    print("rows kept in %s (--rows re-renders the table from them)" % rows_file)
+    return _read(rows_file), proc.returncode
+
+
+def _read(rows_file):
     with open(rows_file) as fh:
-        rows = [json.loads(line) for line in fh if line.strip()]
-    os.unlink(rows_file)
-    return rows, proc.returncode
+        return [json.loads(line) for line in fh if line.strip()]
 
 
 def _table(rows):
@@ -59,8 +62,9 @@ def main(argv=None):
     parser.add_argument("-n", dest="workers", type=int, default=2)
     parser.add_argument("--sizes", default="50,300", help="chart sizes (objects), comma-separated")
     parser.add_argument("--hooks", default="both", choices=["yes", "no", "both"])
+    parser.add_argument("--rows", help="write the table from this rows file of an earlier run instead of running")
     args = parser.parse_args(argv)
-    rows, rc = _collect(args.workers, args.sizes, args.hooks)
+    rows, rc = (_read(args.rows), 0) if args.rows else _collect(args.workers, args.sizes, args.hooks)
     matrix = [r for r in rows if "schedule" in r]
     process = [r for r in rows if "process_fault" in r]
     table, legend = _table(matrix)
