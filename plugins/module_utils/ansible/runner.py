@@ -244,6 +244,17 @@ def run_release(params, check_mode=False, diff=False):
     warnings = ignored_warnings(params)
     absent = params.get("release_state", "present") == "absent"
     command = release_command(params, uninstall=absent)
+    try:
+        return _run_release(params, check_mode, diff, progress, warnings, absent, command)
+    except ModuleFailure as exc:  # every failure, also before the cluster is reached, carries helm's output
+        for key, value in _failed_output(exc, warnings, command).items():
+            exc.result.setdefault(key, value)
+        raise
+
+
+def _run_release(params, check_mode, diff, progress, warnings, absent, command):
+    from ..actions.operations import OperationError, ReleaseEngine
+
     _validate_name(params["release_name"])
     if not absent:  # values from URLs are fetched before anything touches the cluster
         params = dict(params, values_files=_values_sources(params, warnings, command))
@@ -262,9 +273,6 @@ def run_release(params, check_mode=False, diff=False):
         return _result(engine.present(inp, opts), params, diff, client, warnings, progress)
     except (OperationError, KubeError) as exc:
         raise _fail(exc, params, diff, client, warnings, progress, command) from exc
-    except ModuleFailure as exc:
-        exc.result.update(_failed_output(exc, warnings, command))
-        raise
 
 
 def run_rollback(params, check_mode=False, diff=False):
