@@ -93,8 +93,7 @@ def _go_t(value):
         return "[" + " ".join(_go_t(item) for item in value) + "]"
     if isinstance(value, dict):
         return "map[" + " ".join("%s:%s" % (key, _go_t(value[key])) for key in sorted(value)) + "]"
-    kind = "int64" if isinstance(value, int) else go_type_name(value)  # --set integers are int64
-    return "%%!t(%s=%s)" % (kind, format_value(value))
+    return "%%!t(%s=%s)" % (go_type_name(value), format_value(value))
 
 
 def coalesce_values(chart, values=None, warnings=None):
@@ -359,5 +358,9 @@ def user_values(values_files=(), set_json=(), set_values=(), set_string=(), set_
             try:
                 parse(expression, base)
             except ValuesError as exc:
-                raise ValuesError("failed parsing %s: %s" % (what, exc))
+                if parse is not strvals.parse_set_json_cli:
+                    raise ValuesError("failed parsing %s: %s" % (what, exc))
+                if str(exc).startswith("failed parsing --set-json data JSON: "):
+                    raise
+                raise ValuesError("failed parsing --set-json data %s" % expression)  # Helm drops the reason
     return base

@@ -5,6 +5,7 @@ schema, the engine, NOTES, the optional post-renderer, hook/manifest sorting - a
 :class:`RenderResult` holding exactly what Helm's engine produced and what Helm would store.
 """
 import posixpath
+import sys
 
 from ..goyaml import merge_maps
 from .engine import Engine, RenderError, paused_gc
@@ -69,7 +70,8 @@ def merge_user_values(values=None, values_files=(), set_values=()):
     groups in a fixed order: json, raw, string, file, literal.
     """
     from .. import goyaml
-    from ..chart import strvals
+    from ..chart.errors import ValuesError
+    from ..chart.values import user_values
     merged = {}
     for path in values_files or ():
         if isinstance(path, tuple):  # (URL, content) fetched beforehand
@@ -79,14 +81,14 @@ def merge_user_values(values=None, values_files=(), set_values=()):
                 with open(path, "rb") as handle:
                     data = handle.read()
             except OSError as exc:
-                raise RenderError("open %s: %s" % (path, (exc.strerror or str(exc)).lower()))
+                raise RenderError("open %s: %s" % (path, (exc.strerror or str(exc)).lower()), kind="values")
         try:
             loaded = goyaml.load_values(data)
         except goyaml.YAMLError as exc:
-            raise RenderError("failed to parse %s: %s" % (path, exc))
+            raise RenderError("failed to parse %s: %s" % (path, exc), kind="values")
         merged = merge_maps(merged, loaded or {})
     if values:
-        merged = merge_maps(merged, values)
+        merged = merge_maps(merged, goyaml.as_values_numbers(values))
     groups = {kind: [] for kind in SET_ORDER}
     for item in set_values or ():
         if isinstance(item, str):
@@ -96,13 +98,12 @@ def merge_user_values(values=None, values_files=(), set_values=()):
             raise RenderError("unknown set value type %r (expected one of %s)"
                               % (kind, ", ".join(SET_ORDER)))
         groups[kind].append(item["value"])
-    parsers = {"json": strvals.parse_set_json, "raw": strvals.parse_set,
-               "string": strvals.parse_set_string, "file": strvals.parse_set_file,
-               "literal": strvals.parse_set_literal}
-    for kind in SET_ORDER:
-        for expr in groups[kind]:
-            merged = parsers[kind](expr, merged)
-    return merged
+    # The --set family exactly as the helm CLI's MergeValues applies it (order, JSON objects, error texts).
+    try:
+        return user_values([merged], set_json=groups["json"], set_values=groups["raw"], set_string=groups["string"],
+                           set_file=groups["file"], set_literal=groups["literal"])
+    except ValuesError as exc:
+        raise RenderError(str(exc), kind="values")
 
 
 def render_release(chart, name, namespace, values=None, values_files=(), set_values=(),
@@ -118,10 +119,14 @@ def render_release(chart, name, namespace, values=None, values_files=(), set_val
     on any failure.
     """
     with paused_gc():
-        return _render_release(chart, name, namespace, values, values_files, set_values, revision,
-                               is_install, is_upgrade, kube_version, api_versions, lookup,
-                               post_renderer, include_crds, show_only, subchart_notes,
-                               enable_plugins, skip_schema_validation, vary)
+        try:
+            return _render_release(chart, name, namespace, values, values_files, set_values, revision,
+                                   is_install, is_upgrade, kube_version, api_versions, lookup,
+                                   post_renderer, include_crds, show_only, subchart_notes,
+                                   enable_plugins, skip_schema_validation, vary)
+        except RecursionError:  # Go's stack grows; ours is bounded: say so instead of a traceback
+            raise RenderError("values or templates are nested too deeply to render (beyond Python's "
+                              "recursion limit of %d levels)" % sys.getrecursionlimit(), "values") from None
 
 
 def _render_release(chart, name, namespace, values, values_files, set_values, revision,
