@@ -258,8 +258,6 @@ def lookup_for(client):
 
 
 def run_release(params, check_mode=False, diff=False):
-    from ..actions.operations import OperationError, ReleaseEngine
-
     progress = Progress()
     warnings = ignored_warnings(params)
     absent = params.get("release_state", "present") == "absent"
