@@ -275,7 +275,7 @@ def test_kubernetes_core_helm_tasks_pass_with_only_the_fqcn_changed(case, tmp_pa
         unrunnable |= state.unrunnable
         if spec.get("includes"):
             pending += [os.path.normpath(os.path.join(os.path.dirname(name), inc)) for inc in _includes(rewritten)]
-    assert len(successes) >= 3, "too little of the target survived the rewrite"
+    assert len(successes) >= 2, "too little of the target survived the rewrite"
     entry = spec["tasks"]
     if spec.get("includes"):  # entered as the target's run_test.yml does, so its relative includes resolve
         entry = "entry-%s.yml" % os.urandom(3).hex()
