@@ -193,7 +193,7 @@ def _render(params, engine, client, progress, warnings):
                 return None
             return probed[-1]
 
-        same = False
+        same = rerolled = False
         if installed and current is history[-1] and current["info"]["status"] == "deployed":
             # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
             # then) so charts that print their revision stay idempotent; only a real change renders anew.
