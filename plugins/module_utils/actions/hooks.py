@@ -69,8 +69,12 @@ class HookRunner:
                 raise HookError("%s %s: timed out waiting for the condition" % (kind.lower(), name))
             time.sleep(0.5)
 
-    def run(self, release, event):
-        """Run every hook of ``event``; raise HookError (after Helm's cleanup) when one fails."""
+    def run(self, release, event, before_cleanup=None):
+        """Run every hook of ``event``; raise HookError (after Helm's cleanup) when one fails.
+
+        ``before_cleanup(hooks)`` is called with the hooks that ran, after the last one ended and before any
+        delete policy applies (``helm test --logs`` reads the test pods' logs there).
+        """
         hooks = hooks_for(release, event)
         done = []
         for hook in hooks:
@@ -94,6 +98,8 @@ class HookRunner:
                 self.progress("hook", "%s failed: %s" % (what, exc))
                 hook["last_run"] = dict(hook["last_run"], completed_at=now(), phase="Failed")
                 self.record(release)
+                if before_cleanup is not None:
+                    before_cleanup(done + [hook])
                 if "hook-failed" in hook["delete_policies"]:
                     self._delete(hook, wait=False)
                 for prev in done:
@@ -103,6 +109,8 @@ class HookRunner:
             hook["last_run"] = dict(hook["last_run"], completed_at=now(), phase="Succeeded")
             self.progress("hook", "%s succeeded after %.1fs" % (what, time.monotonic() - started))
             done.append(hook)
+        if before_cleanup is not None:
+            before_cleanup(done)
         for hook in reversed(done):
             if "hook-succeeded" in hook["delete_policies"]:
                 self._delete(hook, wait=False)

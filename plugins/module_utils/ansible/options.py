@@ -175,6 +175,20 @@ ROLLBACK = dict(copy.deepcopy(_NAME), **{
                  "description": ["Revision to roll back to; C(0) (default) is the one before the current revision."]},
 }, **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY))
 
+RELEASE_TEST = dict(copy.deepcopy(_NAME), **{
+    "filter": {"type": "list", "elements": "str", "default": [], "aliases": ["filters"],
+               "description": ["Which tests to run, as Helm's C(--filter): C(name=<test>) runs only the named tests, "
+                               "C(!name=<test>) skips them; several values (or C(name=a,name=b)) combine.",
+                               "A filter that matches no test fails the task and runs nothing."]},
+    "timeout": {"type": "str",
+                "description": ["Time allowed for each test to finish, as a Go duration or seconds (default "
+                                "C(5m0s)); a test still running then fails the task and is recorded C(Failed)."]},
+    "logs": {"type": "bool", "default": False,
+             "description": ["Return the logs of the test Pods (C(helm test --logs)), read after the tests end and "
+                             "before their delete policies remove them. Where the cluster cannot serve a "
+                             "container's log, the test's C(logs.error) says why."]},
+})
+
 RELEASE_INFO = {
     "release_name": {"type": "str", "aliases": ["name"],
                      "description": ["Release to describe. Without it, the releases of the namespace are listed."]},

@@ -228,6 +228,28 @@ def run_rollback(params, check_mode=False, diff=False):
         raise _fail(exc, params, diff, client, warnings, progress) from exc
 
 
+def run_release_test(params, check_mode=False):
+    """``helm test``: run the release's tests, record the runs; check mode lists what would run."""
+    from ..actions.report import release_status
+    from ..actions.testing import TestFailed, run_tests
+
+    progress = Progress()
+    _validate_name(params["release_name"])
+    timeout = parse_duration(params.get("timeout"))
+    client = connect(params)
+    engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
+                           params.get("storage_driver") or "secret")
+    try:
+        rel, tests = run_tests(engine, params.get("filter") or (), timeout, params.get("logs", False), check_mode,
+                               progress)
+    except TestFailed as exc:
+        raise ModuleFailure(str(exc), {"changed": True, "tests": exc.tests, "progress": progress.lines}) from exc
+    except (OperationError, KubeError) as exc:
+        raise ModuleFailure(str(exc), {"changed": False, "progress": progress.lines}) from exc
+    return {"changed": bool(tests), "status": release_status(rel), "tests": tests,
+            "progress": progress.lines}, _warnings(params)
+
+
 def run_info(params):
     client = connect(params)
     engine = ReleaseEngine(client, params.get("release_name") or "", params["release_namespace"],

@@ -51,8 +51,12 @@ class KubeClient:
         return headers
 
     def request(self, method, path, query=None, body=None, content_type=None, accept="application/json",
-                dry_run=False, raw=False):
-        """Send one request; return decoded JSON (or text when ``raw``). Raises ApiError on failure."""
+                dry_run=False, raw=False, retries=None):
+        """Send one request; return decoded JSON (or text when ``raw``). Raises ApiError on failure.
+
+        ``retries`` overrides the client's retry count (0 for reads whose failure is expected and final).
+        """
+        retries = self.retries if retries is None else retries
         query = [(k, v) for k, v in (query or []) if v is not None]
         if dry_run:
             query.append(("dryRun", "All"))
@@ -70,12 +74,12 @@ class KubeClient:
                     method, url, body=data, headers=self._headers(content_type, accept),
                     timeout=self.timeout, preload_content=True, retries=False)
             except Exception as exc:  # urllib3 connection/timeouts: retry, then report plainly
-                if attempt < self.retries:
+                if attempt < retries:
                     attempt += 1
                     time.sleep(min(0.1 * 2 ** attempt, 3))
                     continue
                 raise Unreachable("cannot reach the Kubernetes API at %s: %s" % (self.host, exc)) from exc
-            if resp.status in _RETRY_STATUS and attempt < self.retries:
+            if resp.status in _RETRY_STATUS and attempt < retries:
                 attempt += 1
                 delay = resp.headers.get("Retry-After")
                 time.sleep(min(float(delay) if delay and delay.isdigit() else 0.1 * 2 ** attempt, 5))

@@ -73,11 +73,17 @@ def job_state(obj):
 
 
 def pod_state(obj):
-    phase = (obj.get("status") or {}).get("phase")
+    """'complete', 'failed: <why>' (the containers that exited non-zero) or None (still running)."""
+    status = obj.get("status") or {}
+    phase = status.get("phase")
     if phase == "Succeeded":
         return "complete"
     if phase == "Failed":
-        return "failed: %s" % ((obj.get("status") or {}).get("reason") or "pod failed")
+        exits = ["container %s exited with code %s%s" % (cs.get("name"), term.get("exitCode"),
+                                                         " (%s)" % term["reason"] if term.get("reason") else "")
+                 for cs in (status.get("initContainerStatuses") or []) + (status.get("containerStatuses") or [])
+                 for term in [(cs.get("state") or {}).get("terminated") or {}] if term.get("exitCode")]
+        return "failed: %s" % ("; ".join(exits) or status.get("reason") or status.get("message") or "pod failed")
     return None
 
 
