@@ -76,9 +76,16 @@ def describe(engine, revision=None, all_values=False, show_secrets=False):
 _DEFAULT_STATES = ("deployed", "failed")
 
 
-def list_releases(engine, states):
-    """Latest revision of every release in the namespace, filtered by state as ``helm list``."""
+def list_releases(engine, states, selector=None):
+    """Latest revision of every release in the namespace, filtered by state (and labels) as ``helm list``.
+
+    ``selector`` applies to each release's latest revision, as ``helm list --selector``: the API server
+    matches it against the storage objects' labels (the release's labels plus Helm's own, Helm's set too).
+    """
     wanted = set(states or _DEFAULT_STATES)
+    matching = None
+    if selector:
+        matching = {(r["name"], r["version"]) for r in engine.storage.list_all("owner=helm," + selector)}
     latest = {}
     for rel in engine.storage.list_all():
         if rel["name"] not in latest or rel["version"] > latest[rel["name"]]["version"]:
@@ -87,6 +94,8 @@ def list_releases(engine, states):
     for name in sorted(latest):
         status = latest[name]["info"]["status"]
         group = "pending" if status.startswith("pending-") else status
+        if matching is not None and (name, latest[name]["version"]) not in matching:
+            continue
         if "all" in wanted or group in wanted:
             out.append(release_status(latest[name]))
     return out

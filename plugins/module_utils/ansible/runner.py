@@ -14,6 +14,7 @@ from ..actions.progress import Progress
 from ..kube.client import KubeClient
 from ..kube.config import load_connection
 from ..kube.errors import KubeError
+from ..kube.readiness import wait_strategy
 from .options import IGNORED
 
 _NAME_RE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
@@ -90,11 +91,21 @@ def _strategy(params, default="chart-delta"):
     return params.get("apply_strategy") or default
 
 
+def _wait(params):
+    """The ``wait`` option as Helm 4's strategy; an unknown value fails before anything is read or written."""
+    try:
+        return wait_strategy(params.get("wait"))
+    except KubeError as exc:
+        raise ModuleFailure("wait: %s" % exc) from exc
+
+
 def _options(params, check_mode, progress, **extra):
     timeout = parse_duration(params.get("timeout") or params.get("wait_timeout"))
     return Options(check_mode=check_mode, strategy=extra.pop("strategy"), take_ownership=params.get("take_ownership", False),
                    force=params.get("force", False), force_conflicts=params.get("force_conflicts", False),
-                   wait=params.get("wait", False), timeout=timeout, atomic=params.get("atomic", False),
+                   wait=_wait(params), wait_for_jobs=params.get("wait_for_jobs", False), timeout=timeout,
+                   atomic=bool(params.get("atomic") or params.get("rollback_on_failure")),
+                   cleanup_on_fail=params.get("cleanup_on_fail", False),
                    history_max=params.get("history_max") if params.get("history_max") is not None else 10,
                    disable_hook=params.get("disable_hook", False), progress=progress, **extra)
 
@@ -196,6 +207,7 @@ def run_release(params, check_mode=False, diff=False):
     progress = Progress()
     warnings = _warnings(params)
     _validate_name(params["release_name"])
+    _wait(params)
     client = connect(params)
     engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
                            params.get("storage_driver") or "secret")
@@ -208,7 +220,7 @@ def run_release(params, check_mode=False, diff=False):
         opts = _options(params, check_mode, progress, strategy=_strategy(params),
                         create_namespace=params.get("create_namespace", False),
                         skip_crds=params.get("skip_crds", False) or crds == "skip", upgrade_crds=crds == "upgrade",
-                        description=params.get("description"))
+                        description=params.get("description"), labels=params.get("labels"))
         return _result(engine.present(inp, opts), params, diff, client, warnings, progress)
     except (OperationError, KubeError) as exc:
         raise _fail(exc, params, diff, client, warnings, progress) from exc
@@ -217,6 +229,7 @@ def run_release(params, check_mode=False, diff=False):
 def run_rollback(params, check_mode=False, diff=False):
     progress = Progress()
     warnings = _warnings(params)
+    _wait(params)
     client = connect(params)
     engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
                            params.get("storage_driver") or "secret")
@@ -262,7 +275,8 @@ def run_info(params):
             if status is not None:
                 result["status"] = status
             return result, []
-        return {"changed": False, "releases": list_releases(engine, params.get("release_state") or [])}, []
+        return {"changed": False, "releases": list_releases(engine, params.get("release_state") or [],
+                                                            params.get("selector"))}, []
     except (OperationError, KubeError) as exc:
         raise ModuleFailure(str(exc)) from exc
 
