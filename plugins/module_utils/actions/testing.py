@@ -117,7 +117,7 @@ def run_tests(engine, filters=(), timeout=300, logs=False, check_mode=False, pro
 
     previous = {id(h): h.get("last_run") for h in tests}
     rel["hooks"] = kept
-    runner = HookRunner(engine.client, engine.namespace, record, timeout, progress)
+    runner = HookRunner(engine.client, engine.namespace, record, timeout, progress, wait_deletes=True)
     failure = None
     try:
         runner.run(rel, "test", before_cleanup=read_logs if logs else None)
