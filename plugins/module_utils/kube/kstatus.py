@@ -5,8 +5,20 @@ conditions (Reconciling, Stalled, Ready) and the rules for built-in kinds.
 A custom resource is Current only when it has observed its latest generation, has no Reconciling=True or
 Stalled=True condition and no Ready condition other than True; one without any status is Current.
 """
+import datetime
+
 CURRENT, IN_PROGRESS, FAILED, TERMINATING = "Current", "InProgress", "Failed", "Terminating"
 _MAX_INT32 = 2 ** 31 - 1
+_SCHEDULE_WINDOW = 15  # seconds an unschedulable pod gets before it is Failed
+
+
+def _age(obj):
+    created = (obj.get("metadata") or {}).get("creationTimestamp")
+    try:
+        moment = datetime.datetime.fromisoformat(str(created).replace("Z", "+00:00"))
+    except ValueError:
+        return 0
+    return (datetime.datetime.now(datetime.timezone.utc) - moment).total_seconds()
 
 
 def _field(obj, path, default):
@@ -140,8 +152,11 @@ def _pod(obj):
     if phase == "Pending":
         unschedulable = any(c.get("type") == "PodScheduled" and c.get("status") == "False"
                             and c.get("reason") == "Unschedulable" for c in _conditions(obj))
-        # kstatus allows 15s before calling an unschedulable pod Failed; it is still not ready meanwhile
-        return IN_PROGRESS, "Pod has not been scheduled" if unschedulable else "Pod is in the Pending phase"
+        if not unschedulable:
+            return IN_PROGRESS, "Pod is in the Pending phase"
+        if _age(obj) < _SCHEDULE_WINDOW:
+            return IN_PROGRESS, "Pod has not been scheduled"
+        return FAILED, "Pod could not be scheduled"
     return IN_PROGRESS, "Pod phase not available"
 
 
