@@ -121,9 +121,11 @@ def test_release_labels_are_stored_as_helm_stores_them_merged_on_upgrade_and_fil
     helm4.run("install", "h", chart, "-n", namespace, "--labels", "team=web,tier=front")
     run_release(module_params(name="ours", namespace=namespace, chart_ref=chart, kubeconfig=kubeconfig,
                               labels={"team": "web", "tier": "front"}))
-    labels = {s["metadata"]["labels"]["name"]: s["metadata"]["labels"]
+    labels = {s["metadata"]["labels"]["name"]: {k: v for k, v in s["metadata"]["labels"].items()
+                                                if k not in ("name", "createdAt", "modifiedAt")}
               for s in client_for(kubeconfig).list("v1", "Secret", namespace, "owner=helm")}
-    assert set(labels["ours"]) == set(labels["h"]) and labels["ours"]["team"] == labels["h"]["team"] == "web"
+    assert labels["ours"] == labels["h"] == {"owner": "helm", "status": "deployed", "version": "1", "team": "web",
+                                             "tier": "front"}
     # upgrade: merged over the deployed labels, "null" removes one (mergeCustomLabels)
     helm4.run("upgrade", "h", chart, "-n", namespace, "--labels", "tier=null,env=prod")
     up, _ = run_release(module_params(name="ours", namespace=namespace, chart_ref=chart, kubeconfig=kubeconfig,

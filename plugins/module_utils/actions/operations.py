@@ -409,7 +409,8 @@ class ReleaseEngine:
                      [h["name"] for e in ("pre-rollback", "post-rollback") for h in hooks_for(target, e)])
         summary = plan_summary(plan.changes)
         opts.progress("plan", "rollback to %d: %s (%s)" % (target["version"], summary, opts.strategy))
-        same = (last["info"]["status"] == "deployed" and _record_key(last) == _record_key(target))
+        same = (last["info"]["status"] == "deployed" and _record_key(last) == _record_key(target)
+                and _custom_labels(last) == _custom_labels(target))
         return plan, recover or plan.changed or not same
 
     def _rollback_record(self, last, target, opts):
