@@ -72,6 +72,8 @@ stdout_lines:
 
 from ansible.module_utils.basic import AnsibleModule
 
+# First: the module_utils imported after it load compiled code from the code cache (see codecache).
+from ansible_collections.helmless.core.plugins.module_utils import codecache  # noqa: F401 pylint: disable=unused-import
 from ansible_collections.helmless.core.plugins.module_utils.ansible.libraries import require_libraries
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import REGISTRY_AUTH, argument_spec
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_module, run_registry_auth

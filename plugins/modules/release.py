@@ -97,6 +97,12 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+helm_version:
+  description: The Helm release this collection emulates (rendering, planning and release storage), so the
+    C(helm) CLI of that version reads, upgrades and rolls back the release.
+  returned: success
+  type: str
+  sample: v4.3.2
 status:
   description: The release after the operation (for check mode, as it would be), as kubernetes.core.helm.
   returned: when the release exists or would exist
@@ -152,6 +158,8 @@ progress:
 
 from ansible.module_utils.basic import AnsibleModule
 
+# First: the module_utils imported after it load compiled code from the code cache (see codecache).
+from ansible_collections.helmless.core.plugins.module_utils import codecache  # noqa: F401 pylint: disable=unused-import
 from ansible_collections.helmless.core.plugins.module_utils.ansible.libraries import require_libraries
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
     CONNECTION, RELEASE, argument_spec)

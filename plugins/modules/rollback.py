@@ -42,6 +42,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+helm_version:
+  description: The Helm release this collection emulates (see M(helmless.core.release)).
+  returned: success
+  type: str
+  sample: v4.3.2
 status:
   description: The new revision (as helmless.core.release returns it).
   returned: always
@@ -74,6 +79,8 @@ progress:
 
 from ansible.module_utils.basic import AnsibleModule
 
+# First: the module_utils imported after it load compiled code from the code cache (see codecache).
+from ansible_collections.helmless.core.plugins.module_utils import codecache  # noqa: F401 pylint: disable=unused-import
 from ansible_collections.helmless.core.plugins.module_utils.ansible.libraries import require_libraries
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
     CONNECTION, ROLLBACK, argument_spec)

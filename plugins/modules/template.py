@@ -17,7 +17,8 @@ description:
     changed. Options that only make sense for a helm binary are accepted and ignored with a warning.
   - Charts can come from Helm chart repositories or URLs (fetched, verified against the index digest and
     cached as Helm 4 does).
-  - No cluster is contacted, so C(lookup) returns an empty map and C(.Capabilities) are Helm 4.2's
+  - Emulates Helm v4.3.2 byte for byte (returned as RV(helm_version)).
+  - No cluster is contacted, so C(lookup) returns an empty map and C(.Capabilities) are Helm 4.3's
     defaults unless I(kube_version)/I(api_versions) are given.
 author:
   - helmless.core founders (@helmless)
@@ -57,6 +58,12 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+helm_version:
+  description: The Helm release this collection renders exactly like (the C(helm) CLI of that version
+    renders the same manifest).
+  returned: success
+  type: str
+  sample: v4.3.2
 rendered:
   description: Template path to its output, exactly as Helm's engine renders it (partials omitted).
   returned: success
@@ -99,8 +106,11 @@ import traceback
 
 from ansible.module_utils.basic import AnsibleModule
 
+# First: the module_utils imported after it load compiled code from the code cache (see codecache).
+from ansible_collections.helmless.core.plugins.module_utils import codecache  # noqa: F401 pylint: disable=unused-import
 from ansible_collections.helmless.core.plugins.module_utils.ansible.libraries import RENDER, require_libraries
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import TEMPLATE, argument_spec
+from ansible_collections.helmless.core.plugins.module_utils.chart.capabilities import HELM_VERSION
 from ansible_collections.helmless.core.plugins.module_utils.render.template import (
     TemplateError, run_template,
 )
@@ -118,7 +128,7 @@ def main():
         module.fail_json(msg="template failed unexpectedly: %s" % exc, exception=traceback.format_exc())
     for warning in warnings:
         module.warn(warning)
-    module.exit_json(changed=bool(result.get("files")) and not module.check_mode, **result)
+    module.exit_json(changed=bool(result.get("files")) and not module.check_mode, helm_version=HELM_VERSION, **result)
 
 
 if __name__ == "__main__":

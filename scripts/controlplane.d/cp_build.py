@@ -3,6 +3,7 @@
 Each component lands in ``~/.cache/helmless/<component>-<version>/`` with a ``.built`` stamp holding the
 recipe it was built from; a matching stamp makes the component a no-op, so a cached build never runs go.
 """
+import hashlib
 import json
 import os
 import re
@@ -13,7 +14,12 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VERSIONS_FILE = os.path.join(os.path.dirname(HERE), "versions.env")
-CACHE = os.environ.get("HELMLESS_CACHE", os.path.join(os.path.expanduser("~"), ".cache", "helmless"))
+ORACLE_SOURCE = os.path.join(os.path.dirname(HERE), "oracle", "main.go")
+# HELMLESS_CACHE names the binaries' directory; its switch values (``HELMLESS_CACHE=off`` turns the
+# collection's own caches off, see diskcache) are not directories.
+_CACHE_ENV = os.environ.get("HELMLESS_CACHE", "")
+CACHE = (_CACHE_ENV if _CACHE_ENV.lower() not in ("", "on", "off", "0", "false", "no", "disabled")
+         else os.path.join(os.path.expanduser("~"), ".cache", "helmless"))
 GO = os.environ.get("HELMLESS_GO") or shutil.which("go") or "/usr/local/go/bin/go"
 # Bump a component's number when its recipe below changes, so a cached copy rebuilds.
 RECIPES = {"kwok": 2, "helm3": 2, "helm4": 2}
@@ -45,6 +51,7 @@ def component_dirs(v=None):
         "kwok": os.path.join(CACHE, "kwok-" + v["KWOK_VERSION"]),
         "helm4": os.path.join(CACHE, "helm4-" + v["HELM4_VERSION"]),
         "helm3": os.path.join(CACHE, "helm3-" + v["HELM3_VERSION"]),
+        "helm-oracle": os.path.join(CACHE, "helm-oracle-" + v["HELM4_VERSION"]),
         "helm-diff": os.path.join(CACHE, "helm-diff-" + v["HELM_DIFF_VERSION"]),
     }
 
@@ -61,6 +68,7 @@ def binaries(v=None):
         "kwok-stages": os.path.join(d["kwok"], "stages.yaml"),
         "helm4": os.path.join(d["helm4"], "bin", "helm"),
         "helm3": os.path.join(d["helm3"], "bin", "helm"),
+        "helm-oracle": os.path.join(d["helm-oracle"], "bin", "helm-oracle"),
         "helm-plugins": os.path.join(d["helm-diff"], "plugins"),
     }
 
@@ -213,6 +221,27 @@ def build_helm(major):
     return build
 
 
+def oracle_recipe():
+    """The oracle rebuilds whenever its source or this recipe changes."""
+    with open(ORACLE_SOURCE, "rb") as fh:
+        return "2-src-" + hashlib.sha256(fh.read()).hexdigest()[:16]
+
+
+def build_helm_oracle(v, dest, work, log):
+    """The test render oracle (scripts/oracle/main.go) against helm.sh/helm/v4 at HELM4_VERSION: the same
+    module graph as the helm4 CLI build, so the two share compiled packages in the Go build cache."""
+    ver = v["HELM4_VERSION"]
+    gomod = mod_download("helm.sh/helm/v4@" + ver, log)["GoMod"]
+    with open(gomod) as fh:
+        go_line = re.search(r"^go \S+$", fh.read(), re.M).group(0)
+    write(os.path.join(work, "go.mod"), "module helmless.local/helm-oracle\n\n%s\n" % go_line)
+    shutil.copyfile(ORACLE_SOURCE, os.path.join(work, "main.go"))
+    run_go(["get", "helm.sh/helm/v4@" + ver], work, log)
+    # Stamped like the helm CLI build, so .Capabilities.HelmVersion is what `helm` users see.
+    run_go(["build", "-trimpath", "-ldflags=-s -w -X helm.sh/helm/v4/internal/version.version=" + ver,
+            "-o", os.path.join(dest, "bin", "helm-oracle"), "."], work, log)
+
+
 PLUGIN_YAML = """name: "diff"
 version: "{version}"
 usage: "Preview helm upgrade changes as a diff"
@@ -254,6 +283,8 @@ COMPONENTS = [
     ("kubernetes", "kubernetes", "K8S_VERSION", build_kubernetes, True),
     ("kwok", "kwok", "KWOK_VERSION", build_kwok, False),
     ("helm4", "helm4", "HELM4_VERSION", build_helm(4), False),
+    # The render oracle of the conformance tests: without it they cannot run, so its failure fails the build.
+    ("helm-oracle", "helm-oracle", "HELM4_VERSION", build_helm_oracle, True),
     ("helm3", "helm3", "HELM3_VERSION", build_helm(3), False),
     ("helm-diff", "helm-diff", "HELM_DIFF_VERSION", build_helm_diff, False),
 ]
@@ -270,7 +301,8 @@ def build(only=None):
             continue
         dest = dirs[key]
         stamp_path = os.path.join(dest, ".built")
-        stamp = {"component": name, "version": v[vkey], "recipe": RECIPES.get(name, 1)}
+        recipe = oracle_recipe() if name == "helm-oracle" else RECIPES.get(name, 1)
+        stamp = {"component": name, "version": v[vkey], "recipe": recipe}
         try:
             with open(stamp_path) as fh:
                 if json.load(fh) == stamp:

@@ -1,4 +1,5 @@
 """The modules end to end: ansible-playbook with check/diff/idempotence, and the runner functions."""
+import base64
 import json
 import os
 import subprocess
@@ -9,6 +10,8 @@ import yaml
 
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import (
     ModuleFailure, run_info, run_release, run_rollback)
+from ansible_collections.helmless.core.plugins.module_utils.chart.capabilities import HELM_VERSION
+from ansible_collections.helmless.core.plugins.module_utils.release.codec import decode_release
 
 from test_release_support import client_for, module_params, write_chart
 
@@ -98,6 +101,9 @@ def test_release_info_describes_history_objects_notes_and_drift(tmp_path, kubeco
     back, _ = run_rollback(module_params("rollback", name="web", namespace=namespace, kubeconfig=kubeconfig))
     assert back["changed"] and back["status"]["revision"] == "3"
     assert back["status"]["description"] == "Rollback to 1"
+    assert back["helm_version"] == HELM_VERSION
+    stored = client.get("v1", "Secret", "sh.helm.release.v1.web.v3", namespace)
+    assert decode_release(base64.b64decode(stored["data"]["release"]).decode())["info"]["rollback_revision"] == 1
 
 
 def test_values_the_schema_rejects_fail_unless_schema_validation_is_skipped(tmp_path, kubeconfig, namespace):

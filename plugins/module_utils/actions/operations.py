@@ -419,7 +419,8 @@ class ReleaseEngine:
                              target.get("config"), target.get("manifest", ""),
                              [dict(h, last_run={"phase": ""}) for h in target.get("hooks") or []], "pending-rollback",
                              "Rollback to %d" % target["version"], last["info"].get("first_deployed", stamp), stamp,
-                             target["info"].get("notes", ""), "ssa" if opts.strategy == "server-side" else "csa")
+                             target["info"].get("notes", ""), "ssa" if opts.strategy == "server-side" else "csa",
+                             rollback_revision=target["version"])
         rel["_labels"] = _custom_labels(target)
         return rel
 

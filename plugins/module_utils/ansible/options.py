@@ -288,8 +288,8 @@ TEMPLATE = dict({
     "is_upgrade": {"type": "bool", "default": False,
                    "description": ["Render as an upgrade (C(.Release.IsUpgrade) true, C(.Release.IsInstall) false)."]},
     "kube_version": {"type": "str",
-                     "description": ["Kubernetes version for C(.Capabilities.KubeVersion) (default v1.36.0, as "
-                                     "Helm 4.2)."]},
+                     "description": ["Kubernetes version for C(.Capabilities.KubeVersion) (default v1.37.0, as "
+                                     "Helm 4.3)."]},
     "api_versions": {"type": "list", "elements": "str",
                      "description": ["Extra API versions for C(.Capabilities.APIVersions), e.g. "
                                      "C(monitoring.coreos.com/v1)."]},

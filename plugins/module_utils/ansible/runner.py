@@ -15,6 +15,7 @@ from ..kube.client import KubeClient
 from ..kube.config import load_connection
 from ..kube.errors import KubeError
 from ..kube.readiness import wait_strategy
+from ..chart.capabilities import HELM_VERSION
 from .options import IGNORED
 
 _NAME_RE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
@@ -114,6 +115,7 @@ def _result(outcome, params, diff, client, warnings, progress):
     result = outcome.result(diff=diff, show_secrets=params.get("show_secrets", False))
     result["api_requests"] = {"total": client.count(), "writes": client.count(writes_only=True, include_dry_run=False)}
     result["progress"] = progress.lines
+    result["helm_version"] = HELM_VERSION
     return result, warnings
 
 

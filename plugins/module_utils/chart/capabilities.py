@@ -1,17 +1,22 @@
-"""``.Capabilities``: Helm 4.2's offline defaults and the ``--kube-version``/``--api-versions`` options."""
+"""``.Capabilities``: Helm's offline defaults and the ``--kube-version``/``--api-versions`` options."""
 
 import re
 
 from ..gotemplate.values import GoStruct
 from .errors import ChartError
 
-DEFAULT_KUBE_VERSION = "v1.36.0"
-HELM_VERSION = "v4.2"
-HELM_GO_VERSION = "go1.26.6"
-HELM_KUBE_CLIENT_VERSION = "v1.36"
+# The Helm release the engine renders, plans and stores exactly like (scripts/versions.env HELM4_VERSION is the
+# test oracle's pin; a test keeps the two equal). Modules report it as ``helm_version``; templates see it as
+# .Capabilities.HelmVersion.Version, as the helm CLI stamps it.
+HELM_VERSION = "v4.3.2"
+# Helm 4.3's defaults come from the client-go it is built with (k8s.io/client-go v0.37).
+DEFAULT_KUBE_VERSION = "v1.37.0"
+HELM_KUBE_CLIENT_VERSION = "v1.37"
+# The Go toolchain of Helm's release build (.github/env GOLANG_VERSION 1.27).
+HELM_GO_VERSION = "go1.27.0"
 
 # client-go's scheme.Scheme.PrioritizedVersionsAllGroups() plus apiextensions
-# v1beta1/v1, in Helm 4.2's order (pkg/chart/common/capabilities.go allKnownVersions).
+# v1beta1/v1, in Helm 4.3's order (pkg/chart/common/capabilities.go allKnownVersions).
 DEFAULT_API_VERSIONS = (
     "v1",
     "admissionregistration.k8s.io/v1", "admissionregistration.k8s.io/v1alpha1",
@@ -29,14 +34,15 @@ DEFAULT_API_VERSIONS = (
     "extensions/v1beta1",
     "flowcontrol.apiserver.k8s.io/v1", "flowcontrol.apiserver.k8s.io/v1beta1",
     "flowcontrol.apiserver.k8s.io/v1beta2", "flowcontrol.apiserver.k8s.io/v1beta3",
+    "lifecycle.k8s.io/v1alpha1",
     "networking.k8s.io/v1", "networking.k8s.io/v1beta1",
     "node.k8s.io/v1", "node.k8s.io/v1alpha1", "node.k8s.io/v1beta1",
     "policy/v1", "policy/v1beta1",
     "rbac.authorization.k8s.io/v1", "rbac.authorization.k8s.io/v1beta1", "rbac.authorization.k8s.io/v1alpha1",
     "resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1beta1", "resource.k8s.io/v1alpha3",
-    "scheduling.k8s.io/v1alpha2", "scheduling.k8s.io/v1beta1", "scheduling.k8s.io/v1",
+    "scheduling.k8s.io/v1alpha3", "scheduling.k8s.io/v1beta1", "scheduling.k8s.io/v1",
     "storage.k8s.io/v1beta1", "storage.k8s.io/v1", "storage.k8s.io/v1alpha1",
-    "storagemigration.k8s.io/v1beta1",
+    "storagemigration.k8s.io/v1", "storagemigration.k8s.io/v1beta1",
     "apiextensions.k8s.io/v1beta1", "apiextensions.k8s.io/v1",
 )
 
@@ -105,7 +111,7 @@ class VersionSet(list):
 
 
 class HelmVersion(GoStruct):
-    """``version.BuildInfo`` as Helm 4.2 (SDK build) reports it."""
+    """``version.BuildInfo`` as the helm CLI reports it."""
 
     GO_TYPE = "version.BuildInfo"
     GO_FIELDS = ("Version", "GitCommit", "GitTreeState", "GoVersion", "KubeClientVersion")
@@ -133,7 +139,7 @@ class HelmVersion(GoStruct):
 class Capabilities(GoStruct):
     """``*common.Capabilities``.
 
-    ``kube_version`` (e.g. ``"1.30"`` or ``"v1.30.2"``) replaces the default v1.36.0;
+    ``kube_version`` (e.g. ``"1.30"`` or ``"v1.30.2"``) replaces the default v1.37.0;
     ``api_versions`` are appended to the default API version list, as Helm's
     ``--kube-version``/``--api-versions`` do.
     """

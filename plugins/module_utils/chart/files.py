@@ -51,7 +51,8 @@ class Files(dict):
 
     @go_signature("string")
     def Lines(self, name):
-        if name not in self:
+        # Helm 4.3: a missing or empty file has no lines (4.2 panicked on an empty one).
+        if not self.get(name):
             return []
         text = self.Get(name)
         if text.endswith("\n"):

@@ -1,8 +1,10 @@
 """Loading a chart from a directory or a ``.tgz`` (Helm's pkg/chart/v2/loader).
 
-Archives are read in memory and never extracted: every entry name is checked
-(absolute paths, ``..``, drive letters, links pointing out of the tree) and the total
-size is capped, so a hostile archive cannot write anywhere or exhaust memory.
+Archives are read in memory and never extracted, so they load exactly as Helm 4.3 loads them: each entry
+loses its first path element (``/x/y`` is ``y``, ``./c/y`` is ``c/y``), links and other non-regular
+entries are empty files, later duplicates are loaded after earlier ones; entry names that leave the chart
+(absolute, ``..``, drive letters) are refused with Helm's messages and the total size is capped, so a
+hostile archive cannot exhaust memory.
 """
 
 import gzip
@@ -14,13 +16,13 @@ import stat
 import tarfile
 import zlib
 
+from ..gotemplate.strconv import go_quote
 from .errors import ChartError
 from .ignore import HELMIGNORE, Rules
 from .metadata import APIVERSION_V1, decode_lock, decode_metadata, validate_metadata
 from .model import Chart
 
 MAX_CHART_SIZE = 100 * 1024 * 1024
-MAX_FILE_SIZE = 5 * 1024 * 1024
 UTF8_BOM = b"\xef\xbb\xbf"
 _DRIVE_RE = re.compile(r"^[a-zA-Z]:/")
 
@@ -75,11 +77,11 @@ def load_dir(path):
             rules = Rules.parse(handle.read().decode("utf-8", "replace"))
     rules.add_defaults()
     files = []
-    _walk(top, "", rules, files, set())
+    _walk(top, "", rules, files, set(), [MAX_CHART_SIZE])
     return load_files(files)
 
 
-def _walk(top, rel, rules, files, seen):
+def _walk(top, rel, rules, files, seen, budget):
     directory = os.path.join(top, rel) if rel else top
     real = os.path.realpath(directory)
     if real in seen:
@@ -100,16 +102,21 @@ def _walk(top, rel, rules, files, seen):
             raise ChartError("stat %s: %s" % (full, _os_reason(exc)))
         if stat.S_ISDIR(st.st_mode):
             if not rules.ignore(child, True):
-                _walk(top, child, rules, files, seen)
+                _walk(top, child, rules, files, seen, budget)
             continue
         if rules.ignore(child, False):
             continue
         if not stat.S_ISREG(st.st_mode):
             raise ChartError("cannot load irregular file %s as it has file mode type bits set" % full)
-        if st.st_size > MAX_FILE_SIZE:
-            raise ChartError('chart file "%s" is larger than the maximum file size %d' % (name, MAX_FILE_SIZE))
+        # Helm 4.3: one budget for the whole directory (4.2 capped each file at 5 MiB instead).
+        too_big = "error reading %s: chart exceeds maximum decompressed size of %d bytes" % (child, MAX_CHART_SIZE)
+        if st.st_size > budget[0]:
+            raise ChartError(too_big)
         with open(full, "rb") as handle:
-            data = handle.read()
+            data = handle.read(budget[0] + 1)
+        if len(data) > budget[0]:
+            raise ChartError(too_big)
+        budget[0] -= len(data)
         files.append((child, _strip_bom(data)))
 
 
@@ -137,24 +144,20 @@ def archive_files(data, budget=None):
     files = []
     budget = budget if budget is not None else [MAX_CHART_SIZE]
     remaining = budget[0]
+    too_big = "decompressed chart is larger than the maximum size %d" % MAX_CHART_SIZE
     try:
         for member in archive:
             if member.isdir():
                 continue
-            if member.type in (tarfile.XHDTYPE, tarfile.XGLTYPE):
-                continue
             name = _entry_name(member.name)
-            if member.issym() or member.islnk():
-                _check_link(member)
-                payload = b""
-            else:
-                if member.size > remaining:
-                    raise ChartError("decompressed chart is larger than the maximum size %d" % MAX_CHART_SIZE)
-                handle = archive.extractfile(member)
-                payload = handle.read(remaining + 1) if handle is not None else b""
-                remaining -= len(payload)
-                if len(payload) < member.size or remaining < 0:
-                    raise ChartError("decompressed chart is larger than the maximum size %d" % MAX_CHART_SIZE)
+            if member.size > remaining:
+                raise ChartError(too_big)
+            # Links, devices and FIFOs carry no data in a tar: Helm loads them as empty files.
+            handle = archive.extractfile(member) if member.isreg() else None
+            payload = handle.read(remaining) if handle is not None else b""
+            remaining -= len(payload)
+            if len(payload) < member.size or remaining <= 0:
+                raise ChartError(too_big)
             files.append((name, _strip_bom(payload)))
     except (OSError, EOFError, tarfile.TarError, zlib.error) as exc:
         raise ChartError("invalid chart archive: %s" % exc)
@@ -165,41 +168,22 @@ def archive_files(data, budget=None):
 
 
 def _entry_name(entry):
-    """Strip the top directory of an archive entry and refuse names that leave the chart."""
-    if entry.startswith(("/", "\\")) or _DRIVE_RE.match(entry.replace("\\", "/")):
-        raise ChartError("chart illegally contains absolute paths: %r" % entry)
+    """Helm's archive entry name: the first path element dropped, then checked in Helm's order."""
     delimiter = "\\" if "\\" in entry else "/"
     parts = entry.split(delimiter)
-    name = "/".join(parts[1:])
+    name = delimiter.join(parts[1:]).replace(delimiter, "/")
     if name.startswith("/"):
-        raise ChartError("chart illegally contains absolute paths: %r" % entry)
+        raise ChartError("chart illegally contains absolute paths")
     name = posixpath.normpath(name) if name else "."
     if name == ".":
-        raise ChartError('chart illegally contains content outside the base directory: "%s"' % entry)
+        raise ChartError("chart illegally contains content outside the base directory: %s" % go_quote(entry))
     if name.startswith(".."):
-        raise ChartError("chart illegally references parent directory: %r" % entry)
+        raise ChartError("chart illegally references parent directory")
     if _DRIVE_RE.match(name):
-        raise ChartError("chart contains illegally named files: %r" % entry)
+        raise ChartError("chart contains illegally named files")
     if parts[0] == "Chart.yaml":
         raise ChartError("chart yaml not in base directory")
     return name
-
-
-def _check_link(member):
-    """A link must stay inside the archive's chart directory."""
-    target = member.linkname.replace("\\", "/")
-    if member.islnk():
-        base = ""
-        target_path = target
-    else:
-        base = posixpath.dirname(member.name.replace("\\", "/"))
-        target_path = posixpath.join(base, target)
-    if target.startswith("/") or _DRIVE_RE.match(target):
-        raise ChartError("chart archive entry %r links outside the chart: %r" % (member.name, member.linkname))
-    top = member.name.replace("\\", "/").split("/")[0]
-    resolved = posixpath.normpath(target_path)
-    if resolved != top and not resolved.startswith(top + "/"):
-        raise ChartError("chart archive entry %r links outside the chart: %r" % (member.name, member.linkname))
 
 
 def _yaml():

@@ -2,10 +2,12 @@
 
 Trees are immutable once parsed and are shared between clones (Helm's ``tpl`` clones the
 set for every call), and parse results are cached by text, so re-rendering the same
-chart neither re-parses nor re-compiles its templates.
+chart neither re-parses nor re-compiles its templates; parse results also persist on disk
+(parsecache), so a fresh process skips parsing what an earlier one parsed.
 """
 import gc
 
+from . import parsecache
 from .calls import Func, err
 from .errors import ExecError
 from .exec import UNSET, compile_tree
@@ -78,14 +80,20 @@ class TemplateSet(object):
         key = (name, text)
         hit = _PARSE_CACHE.get(key)
         funcs = self._funcs
-        if hit is not None and hit[1] == ("break" in funcs, "continue" in funcs) and hit[2].issubset(funcs):
+        flags = ("break" in funcs, "continue" in funcs)
+        if hit is not None and hit[1] == flags and hit[2].issubset(funcs):
             trees = hit[0]
         else:
-            parser = Parser(name, text, funcs)
             enabled = gc.isenabled()
             gc.disable()  # parsing only allocates nodes that live on; collections are waste
             try:
-                trees = parser.parse()
+                stored = parsecache.load(name, text, flags, funcs)
+                if stored is None:
+                    parser = Parser(name, text, funcs)
+                    trees, idents = parser.parse(), frozenset(parser.idents)
+                    parsecache.save(name, text, flags, trees, idents)
+                else:
+                    trees, idents = stored
             finally:
                 if enabled:
                     gc.enable()
@@ -93,7 +101,7 @@ class TemplateSet(object):
                 _PARSE_CACHE.clear()
                 _cached_chars[0] = 0
             _cached_chars[0] += len(text)
-            _PARSE_CACHE[key] = (trees, ("break" in funcs, "continue" in funcs), frozenset(parser.idents))
+            _PARSE_CACHE[key] = (trees, flags, idents)
         for tname, tree in trees.items():
             old = self._trees.get(tname)
             if old is not None and is_empty_tree(tree.root) and old.root is not None:

@@ -3,11 +3,6 @@ import datetime
 import math
 import re
 
-try:
-    import tomllib
-except ImportError:  # pragma: no cover - Python < 3.11
-    tomllib = None
-
 from ..gotemplate.values import GoStruct
 from .gojson import struct_value
 from .numfmt import format_g
@@ -245,7 +240,9 @@ def _to_model(v):
 
 def from_toml(text):
     """Helm's ``fromToml``: a dict (ints int64, floats float64), or ``{"Error": msg}``."""
-    if tomllib is None:  # pragma: no cover
+    try:  # lazy: compiling tomllib's patterns costs every task ~10 ms, and few charts read TOML
+        import tomllib
+    except ImportError:  # pragma: no cover - Python < 3.11
         return {"Error": "toml: decoding is not available"}
     try:
         return _to_model(tomllib.loads(text))

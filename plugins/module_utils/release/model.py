@@ -87,12 +87,14 @@ def hook_record(name, kind, path, manifest, events, weight=0, delete_policies=()
 
 
 def release_record(name, namespace, version, chart, config, manifest, hooks, status, description,
-                   first_deployed, last_deployed, notes="", apply_method="csa", deleted=None):
+                   first_deployed, last_deployed, notes="", apply_method="csa", deleted=None, rollback_revision=0):
     info = {"first_deployed": first_deployed, "last_deployed": last_deployed}
     if deleted:
         info["deleted"] = deleted
     info["description"] = description
     info["status"] = status
+    if rollback_revision:  # Helm 4.3: the revision a rollback went back to
+        info["rollback_revision"] = int(rollback_revision)
     if notes:
         info["notes"] = notes
     rel = {"name": name, "info": info, "chart": chart}

@@ -10,8 +10,6 @@ import re
 SOURCE_HEADER = "---\n# Source: %s\n%s\n"
 
 # Go's regexp ``\s`` is [\t\n\f\r ]: no \v, unlike Python's.
-_GO_SPACE = "\t\n\f\r "
-_WS = re.compile(r"[\t\n\f\r ]*")
 # strings.TrimLeftFunc(s, unicode.IsSpace) / strings.TrimSpace
 _UNICODE_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007" \
     "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -122,34 +120,15 @@ class Hook(object):
         return "Hook(%r, %r, events=%r, weight=%r)" % (self.kind, self.name, self.events, self.weight)
 
 
-def _go_split(text):
-    """``regexp.MustCompile(`(?:^|\\s*\\n)---\\s*`).Split(text, -1)`` without the regex.
-
-    Python's backtracking makes that regex quadratic over indentation; the earliest match
-    for each ``\\n---`` starts where the whitespace run before it starts.
-    """
-    pieces = []
-    beg = pos = 0
-    if text.startswith("---"):
-        pieces.append("")
-        beg = pos = _WS.match(text, 3).end()
-    while True:
-        q = text.find("\n---", pos)
-        if q < 0:
-            break
-        start = q
-        while start > pos and text[start - 1] in _GO_SPACE:
-            start -= 1
-        pieces.append(text[beg:start])
-        beg = pos = _WS.match(text, q + 4).end()
-    pieces.append(text[beg:])
-    return pieces
+# Helm 4.3's releaseutil separator: `---` at the start of a line, then spaces/tabs. The whitespace before it
+# stays with the previous document (4.2 and 3.x ate it), so a blank line before `---` reaches the manifest.
+_SEPARATOR = re.compile(r"^---[ \t]*", re.M)
 
 
 def split_manifests(big_file):
-    """Helm 4's SplitManifests: documents in file order (left-trimmed, trailing space kept)."""
+    """Helm 4.3's SplitManifests: documents in file order (left-trimmed, trailing space kept)."""
     docs = []
-    for doc in _go_split(big_file.lstrip(_UNICODE_SPACE)):
+    for doc in _SEPARATOR.split(big_file.lstrip(_UNICODE_SPACE)):
         if not doc.strip(_UNICODE_SPACE):
             continue
         docs.append(doc.lstrip(_UNICODE_SPACE))

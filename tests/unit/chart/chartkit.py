@@ -1,9 +1,9 @@
-"""Helpers for the chart tests: tiny charts on disk and the Helm oracle (helm_python)."""
+"""Helpers for the chart tests: tiny charts on disk and the Helm oracle (helm_oracle)."""
 
 import json
 import os
 
-import helm_python
+import helm_oracle
 
 from ansible_collections.helmless.core.plugins.module_utils.chart import load_chart
 
@@ -31,7 +31,7 @@ def render(path, values=None, **kwargs):
     """The oracle's render of the chart at ``path``."""
     kwargs.setdefault("name", "rel")
     kwargs.setdefault("namespace", "ns")
-    with helm_python.Chart.load(path) as chart:
+    with helm_oracle.Chart.load(path) as chart:
         return chart.render(values or {}, **kwargs)
 
 
@@ -43,7 +43,7 @@ def oracle_json(path, expression, values=None, template="zz-probe.yaml", **kwarg
     with open(probe, "w") as handle:
         handle.write("{{ toJson %s }}" % expression)
     out = render(path, values, **kwargs)
-    name = helm_python.Chart.load(path).name
+    name = helm_oracle.Chart.load(path).name
     return json.loads(out["%s/templates/%s" % (name, template)])
 
 

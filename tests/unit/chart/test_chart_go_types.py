@@ -15,7 +15,7 @@ CASES = {
 
 
 def _render(path):
-    from helm_python import Chart, HelmError
+    from helm_oracle import Chart, HelmError
     try:
         return Chart.load(path).render({}, name="rel", namespace="ns"), None
     except HelmError as exc:

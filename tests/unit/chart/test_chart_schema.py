@@ -4,7 +4,7 @@ import json
 import os
 import re
 
-import helm_python
+import helm_oracle
 import pytest
 
 from chartkit import CHARTS, render, write_chart
@@ -44,7 +44,7 @@ def _sort_lists(line):
 def oracle_error(path, values):
     try:
         render(path, values)
-    except helm_python.HelmValuesError as exc:
+    except helm_oracle.HelmValuesError as exc:
         return str(exc)
     return None
 

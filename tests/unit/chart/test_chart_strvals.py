@@ -1,7 +1,7 @@
 """--set / --set-string / --set-json / --set-literal / --set-file against Helm's own parser."""
 
 import pytest
-import helm_python
+import helm_oracle
 
 import chartkit  # noqa: F401  (sets up the oracle helpers)
 from ansible_collections.helmless.core.plugins.module_utils.chart.errors import ValuesError
@@ -26,7 +26,7 @@ SET_CASES = [
 def _oracle(func, expr):
     try:
         return "ok", func(expr)
-    except helm_python.HelmError as exc:
+    except helm_oracle.HelmError as exc:
         return "error", str(exc)
 
 
@@ -39,12 +39,12 @@ def _ours(func, expr):
 
 @pytest.mark.parametrize("expr", SET_CASES)
 def test_set_parses_like_helm(expr):
-    assert _ours(parse_set, expr) == _oracle(helm_python.parse_set_string, expr)
+    assert _ours(parse_set, expr) == _oracle(helm_oracle.parse_set, expr)
 
 
 @pytest.mark.parametrize("expr", SET_CASES)
 def test_set_string_parses_like_helm(expr):
-    assert _ours(parse_set_string, expr) == _oracle(helm_python.parse_set_string_values, expr)
+    assert _ours(parse_set_string, expr) == _oracle(helm_oracle.parse_set_string, expr)
 
 
 LITERAL_CASES = ["a=b,c=d", "a.b=x=y", "a[0]=1,2", "a\\.b=c", "a[1].b={x}", "a", "a.b", "a[0]x=1",
@@ -53,7 +53,7 @@ LITERAL_CASES = ["a=b,c=d", "a.b=x=y", "a[0]=1,2", "a\\.b=c", "a[1].b={x}", "a",
 
 @pytest.mark.parametrize("expr", LITERAL_CASES)
 def test_set_literal_takes_the_rest_of_the_line_like_helm(expr):
-    assert _ours(parse_set_literal, expr) == _oracle(helm_python.parse_set_literal, expr)
+    assert _ours(parse_set_literal, expr) == _oracle(helm_oracle.parse_set_literal, expr)
 
 
 JSON_CASES = ['a={"b":[1,2]}', 'a=1', 'a="x",b=2', 'a=[1,{"c":null}],b.c=true', 'a=', 'a=,b=1',
@@ -63,7 +63,7 @@ JSON_CASES = ['a={"b":[1,2]}', 'a=1', 'a="x",b=2', 'a=[1,{"c":null}],b.c=true', 
 
 @pytest.mark.parametrize("expr", JSON_CASES)
 def test_set_json_decodes_each_value_like_helm(expr):
-    kind, expected = _oracle(helm_python.parse_set_json, expr)
+    kind, expected = _oracle(helm_oracle.parse_set_json, expr)
     got_kind, got = _ours(parse_set_json, expr)
     assert got_kind == kind
     if kind == "ok":
@@ -91,7 +91,7 @@ def test_set_file_reads_values_from_files_like_helm(tmp_path, expr):
     target = tmp_path / "in.txt"
     target.write_text("line1\nline2, with comma\n")
     text = expr.replace("{FILE}", str(target))
-    assert _ours(parse_set_file, text) == _oracle(helm_python.parse_set_file, text)
+    assert _ours(parse_set_file, text) == _oracle(helm_oracle.parse_set_file, text)
 
 
 def test_set_file_names_the_missing_file(tmp_path):

@@ -2,7 +2,7 @@
 
 import os
 
-import helm_python
+import helm_oracle
 import pytest
 
 from chartkit import CHARTS, oracle_scopes, our_scopes, probed_copy, write_chart
@@ -31,7 +31,7 @@ def _user_values(name, rest):
     if rest is None:
         return {}
     with open(os.path.join(VALUES_DIR, name + "-" + rest)) as handle:
-        return helm_python.values_from_yaml(handle.read())
+        return helm_oracle.values_from_yaml(handle.read())
 
 
 @pytest.mark.parametrize("name,values_file", _cases())

@@ -1,4 +1,4 @@
-"""Run Sprig expressions through real Helm (helm_python) and through our functions.
+"""Run Sprig expressions through real Helm at the pinned version (helm_oracle) and through our functions.
 
 ``oracle_render`` renders many ``{{ expr }}`` cases in one chart (one template file per
 case); cases expected to fail render one chart each. ``evaluate`` interprets the same
@@ -29,7 +29,7 @@ def _write_chart(root, files, values):
 
 
 def _render(root):
-    from helm_python import Chart
+    from helm_oracle import Chart
     with Chart.load(root) as chart:
         return chart.render({}, name="rel", namespace="ns")
 
@@ -219,5 +219,5 @@ def evaluate(expr, values=None):
 
 
 def as_helm_text(s):
-    """helm_python hands back text decoded with U+FFFD for invalid UTF-8; do the same."""
+    """Helm's JSON answer carries invalid UTF-8 as U+FFFD (encoding/json); do the same."""
     return s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")

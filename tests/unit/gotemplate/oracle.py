@@ -1,4 +1,4 @@
-"""Run template cases through real Helm 4 (helm_python) and through our TemplateSet.
+"""Run template cases through real Helm at the pinned version (helm_oracle) and through our TemplateSet.
 
 A case is a template text (the chart's ``templates/t.yaml``), values and optional extra
 template files.  Both sides see the values as Helm does (numbers are float64), Helm's
@@ -74,7 +74,7 @@ def oracle(template, values=None, files=None):
     key = _key(template, values, files)
     if key in _CACHE:
         return _CACHE[key]
-    from helm_python import Chart
+    from helm_oracle import Chart
     root = os.path.join(_root(), "case%d" % len(_CACHE))
     all_files = dict(files or {})
     all_files["t.yaml"] = template

@@ -92,7 +92,7 @@ def _write(root, template, values, files):
 
 
 def _helm(root):
-    from helm_python import Chart
+    from helm_oracle import Chart
     try:
         with Chart.load(root) as chart:
             return ("ok", chart.render({}, name="rel", namespace="ns").get("mychart/templates/NOTES.txt"))

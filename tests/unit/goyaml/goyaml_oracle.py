@@ -1,4 +1,4 @@
-"""Real Helm (helm_python) as the oracle for the goyaml tests.
+"""Real Helm at the pinned version (helm_oracle) as the oracle for the goyaml tests.
 
 Many cases share one chart: values.yaml holds every case under its own key
 (``c0000: <value>``, written as JSON, which go-yaml reads back unchanged) and one
@@ -34,7 +34,7 @@ def write_chart(root, values_text, templates, files=None):
 
 
 def render_chart(root):
-    from helm_python import Chart
+    from helm_oracle import Chart
     with Chart.load(root) as chart:
         return chart.render({}, name="rel", namespace="ns")
 
@@ -84,7 +84,7 @@ def render_snippets(key, snippets, exprs):
 
 def values_from_yaml(text):
     """Helm's ReadValues (sigs.k8s.io/yaml.Unmarshal into a map): value or ('ERROR', msg)."""
-    from helm_python import values_from_yaml as vfy
+    from helm_oracle import values_from_yaml as vfy
     try:
         return vfy(text)
     except Exception as exc:  # the oracle's error type carries Go's message
@@ -93,7 +93,7 @@ def values_from_yaml(text):
 
 def chart_values(values_text):
     """A chart's loaded values.yaml (Helm 4 LoadValues): dict or ('ERROR', msg)."""
-    from helm_python import Chart
+    from helm_oracle import Chart
     root = tempfile.mkdtemp(prefix="goyaml-values-")
     write_chart(root, values_text, {"t.txt": "x"})
     try:

@@ -27,7 +27,7 @@ _HELM_SEPARATOR = re.compile(r"(?:^|\s*\n)---\s*")
 def chart_manifest(chart):
     """The chart's manifest as Helm writes it: every document split out of its template,
     trimmed, as ``---`` + ``# Source: <template>`` + document; NOTES left out."""
-    from helm_python import Chart
+    from helm_oracle import Chart
     files = Chart.load(os.path.join(CHARTS, chart)).render({}, name="rel", namespace="ns")
     out = []
     for name in sorted(files):

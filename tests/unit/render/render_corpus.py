@@ -1,4 +1,5 @@
-"""The real-chart corpus and the Helm oracle (helm_python), for conformance tests and reports.
+"""The real-chart corpus and the Helm oracle (helm_oracle: real Helm at the pinned version), for
+conformance tests and reports.
 
 Expected output always comes from the oracle at test time. Random output (passwords,
 certificates, checksums of them) is masked as SPEC §2 says: the oracle renders twice and the
@@ -22,8 +23,9 @@ _LOCATION = re.compile(r"[\w.\-/]+\.(?:yaml|yml|tpl|txt|json):\d+(?::\d+)?")
 
 
 def chart_names():
+    """The corpus charts; a missing corpus is an error, never an empty suite."""
     if not os.path.isdir(CHARTS):
-        return []
+        raise RuntimeError("the chart corpus is missing: %s (set HELMLESS_SHARED)" % CHARTS)
     return sorted(d for d in os.listdir(CHARTS)
                   if d != "values" and os.path.isfile(os.path.join(CHARTS, d, "Chart.yaml")))
 
@@ -68,34 +70,21 @@ class Outcome(object):
         return match.group(0) if match else None
 
 
-def _oracle_values(values_path):
-    if not values_path:
-        return {}
-    from helm_python import values_from_yaml
-    with open(values_path) as handle:
-        return values_from_yaml(handle.read()) or {}
-
-
-_ORACLE_KIND = {"HelmValuesError": "values", "HelmRenderError": "render",
-                "HelmReleaseError": "render", "HelmChartInvalidError": "chart",
-                "HelmChartLoadError": "chart"}
+# Our error kinds for the step Helm failed at (a client install fails after rendering: a render error).
+_ORACLE_KIND = {"load": "chart", "values": "values", "render": "render", "install": "render"}
 
 
 def oracle(chart, values_path=None, manifest=True):
-    """One oracle run: rendered files (fresh chart), and the client dry-run install manifest."""
-    from helm_python import Chart, Config, HelmError
+    """One oracle run, values files read as the helm CLI reads ``-f``: rendered files (helm's engine),
+    and the client dry-run install's manifest and notes."""
+    import helm_oracle
     path = os.path.join(CHARTS, chart)
-    values = _oracle_values(values_path)
+    files = [values_path] if values_path else []
     try:
-        rendered = Chart.load(path).render(values, **RELEASE)
-        release = {}
-        if manifest:
-            release = Config(storage_driver="memory").install(
-                Chart.load(path), RELEASE["name"], values, namespace=RELEASE["namespace"],
-                dry_run="client")
-    except HelmError as exc:
-        return Outcome(error_kind=_ORACLE_KIND.get(type(exc).__name__, type(exc).__name__),
-                       error=str(exc))
+        rendered = helm_oracle.render(path, values_files=files, **RELEASE)
+        release = helm_oracle.install(path, values_files=files, **RELEASE) if manifest else {}
+    except helm_oracle.HelmError as exc:
+        return Outcome(error_kind=_ORACLE_KIND.get(exc.kind, exc.kind), error=str(exc))
     return Outcome(rendered, release.get("manifest"), notes=release.get("notes", ""))
 
 
@@ -130,6 +119,33 @@ def masked_equal(runs, actual):
     if len(exp_lines) != len(act_lines):
         return False
     return all(e == a for i, (e, a) in enumerate(zip(exp_lines, act_lines)) if i not in mask)
+
+
+def masked_same(runs, expected, actual):
+    """``actual`` equals ``expected`` but for the lines the oracle's own ``runs`` varied on."""
+    if actual == expected:
+        return True
+    mask = random_lines(runs) or set()
+    exp_lines, act_lines = expected.split("\n"), actual.split("\n")
+    return len(exp_lines) == len(act_lines) and all(
+        e == a for i, (e, a) in enumerate(zip(exp_lines, act_lines)) if i not in mask)
+
+
+def cli_differences(chart, values_path, runs, mine):
+    """The real helm CLI at the pin (``helm install --dry-run=client -o json``) agrees with our manifest,
+    or fails where the oracle failed, with the oracle's message."""
+    import helm_oracle
+    kind, out = helm_oracle.cli_install(os.path.join(CHARTS, chart), values_files=[values_path] if values_path
+                                        else [], **RELEASE)
+    if runs[0].error is not None:
+        if kind == "error" and runs[0].error in out:
+            return []
+        return ["helm CLI did not fail with the oracle's error: %s" % (out if kind == "error" else "it rendered")]
+    if kind == "error":
+        return ["helm CLI failed: %s" % out[:1000]]
+    if not masked_same([r.manifest for r in runs], out["manifest"], mine.manifest):
+        return ["manifest differs from the helm CLI's:\n%s" % first_difference(out["manifest"], mine.manifest)]
+    return []
 
 
 # Low-entropy randomness (Go's random map order behind Sprig's ``keys``, say) can agree in
@@ -167,7 +183,7 @@ def compare(chart, values_path=None):
         if mine.location != first.location:
             problems.append("error location %s, oracle %s\n  ours:   %s\n  oracle: %s"
                             % (mine.location, first.location, mine.error[:400], first.error[:400]))
-        return problems
+        return problems + cli_differences(chart, values_path, [first], mine)
     runs = [first, oracle(chart, values_path)]
     mine = ours(chart, values_path)
     if mine.error is not None:
@@ -176,7 +192,7 @@ def compare(chart, values_path=None):
     if problems:
         runs.extend(oracle(chart, values_path) for _ in range(EXTRA_RUNS))
         problems = _differences(runs, mine)
-    return problems
+    return problems + cli_differences(chart, values_path, runs, mine)
 
 
 def first_difference(expected, actual, context=2):

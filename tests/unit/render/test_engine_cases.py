@@ -11,6 +11,11 @@ CHART = "apiVersion: v2\nname: %s\nversion: 0.1.0\n"
 SUB_DEP = "apiVersion: v2\nname: parent\nversion: 0.1.0\ndependencies:\n%s"
 
 CASES = {
+    "documents_split_at_line_start_separators_keeping_blank_lines": {
+        "Chart.yaml": CHART % "parent",
+        "templates/cm.yaml": "kind: ConfigMap\ndata:\n  a: |\n    ---\n    b\n\n---\nkind: Secret\n  \t\n"
+                             "--- # next\nkind: Service\n---\t\n\n\nkind: Pod\n\n\n",
+    },
     "include_and_the_last_parsed_define_wins": {
         "Chart.yaml": CHART % "parent",
         "templates/_a.tpl": '{{- define "z" }}A{{ end }}',
@@ -269,7 +274,7 @@ def write_chart(root, files):
 
 
 def oracle(path):
-    from helm_python import Chart, Config, HelmError
+    from helm_oracle import Chart, Config, HelmError
     try:
         rendered = Chart.load(path).render({}, name="rel", namespace="ns")
         release = Config(storage_driver="memory").install(

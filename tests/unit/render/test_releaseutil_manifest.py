@@ -6,7 +6,7 @@ cover what the oracle's client dry-run does not expose (hook records, --show-onl
 import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.render.manifest import (
-    INSTALL_ORDER, ManifestError, sort_manifests, split_manifests, template_output, assemble,
+    INSTALL_ORDER, ManifestError, sort_manifests, template_output, assemble,
 )
 
 HOOK = """apiVersion: batch/v1
@@ -50,11 +50,6 @@ def test_hooks_and_resources_are_stable_sorted_by_install_order_unknown_kinds_la
     assert [m.head.kind for m in manifests] == ["Namespace", "Service", "Service", "Alpha", "Zeta"]
     assert manifests[2].content.endswith("x: 2")
     assert INSTALL_ORDER[-2:] == ("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration")
-
-
-def test_a_separator_inside_an_indented_block_scalar_does_not_split():
-    text = "a: |\n  ---\n  b\n---\nc: 1\n"
-    assert split_manifests(text) == ["a: |\n  ---\n  b", "c: 1\n"]
 
 
 def test_a_document_that_is_not_yaml_names_its_template():

@@ -74,7 +74,7 @@ def test_skip_schema_validation_renders_what_helm_renders_for_the_chart_without_
     import os
     import shutil
 
-    from helm_python import Chart
+    from helm_oracle import Chart
 
     with open(os.path.join(chart, "values.schema.json"), "w") as fh:
         fh.write('{"type": "object", "properties": {"a": {"type": "integer"}}}')

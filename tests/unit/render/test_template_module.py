@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 
+import helm_oracle
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,7 +45,7 @@ def chart(tmp_path):
 
 
 def _oracle_manifest(path, values):
-    from helm_python import Chart, Config
+    from helm_oracle import Chart, Config
     return Config(storage_driver="memory").install(
         Chart.load(path), "web", values, namespace="apps", dry_run="client")
 
@@ -66,6 +67,7 @@ def test_module_run_as_ansible_runs_it_returns_helms_manifest_notes_and_hooks(ch
     expected = _oracle_manifest(chart, {"replicas": 3, "tag": "1.0"})
     assert result["manifest"] == expected["manifest"]
     assert result["notes"] == expected["notes"]
+    assert result["helm_version"] == helm_oracle.HELM_VERSION
     assert [h["name"] for h in result["hooks"]] == ["migrate"]
     assert result["hooks"][0]["weight"] == 3
     assert result["stdout"].endswith("# Source: demo/templates/hook.yaml\n" + result["hooks"][0]["manifest"] + "\n")

@@ -193,7 +193,7 @@ def test_a_docker_login_is_the_fallback_as_in_helm(front, env, tmp_path):
     (docker / "config.json").write_text("{not json")  # skipped, as Helm skips it: the registry refuses
     broken = _run("template", args, dict(env, DOCKER_CONFIG=str(docker)), tmp_path)
     assert broken.get("failed") is True and "401" in broken["msg"], broken
-    from helm_python import Chart
+    from helm_oracle import Chart
     rendered = Chart.load(str(tmp_path / "src" / "demo")).render({}, name="web", namespace="default")
     assert rendered and all(text.strip() in result["stdout"] for text in rendered.values())
 

@@ -38,7 +38,7 @@ def _lock(path):
 
 
 def _render(path):
-    from helm_python import Chart
+    from helm_oracle import Chart
     return Chart.load(path).render({}, name="rel", namespace="ns")
 
 

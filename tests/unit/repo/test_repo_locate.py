@@ -44,7 +44,7 @@ def test_pulled_chart_renders_like_the_local_chart(repo, tmp_path):
     path, _ = chart_from_options({"chart_ref": "demo", "chart_repo_url": repo.url, "chart_version": "~1.0"})
     local = str(tmp_path / "src" / "demo-1.0.3" / "demo")
     ours = render_release(path, name="web", namespace="apps", values={"greeting": "hi"})
-    from helm_python import Chart
+    from helm_oracle import Chart
     assert ours.rendered == Chart.load(local).render({"greeting": "hi"}, name="web", namespace="apps")
 
 

@@ -42,7 +42,7 @@ def test_oci_chart_version_picks_what_helm_pull_picks(pushed, tmp_path, constrai
 
 
 def test_oci_chart_renders_like_the_local_chart_and_a_tag_in_the_reference_works(pushed, tmp_path):
-    from helm_python import Chart
+    from helm_oracle import Chart
     path, want = chart_from_options({"chart_ref": pushed + ":1.0.3", "plain_http": True})
     assert want is None
     ours = render_release(path, name="web", namespace="apps", values={})

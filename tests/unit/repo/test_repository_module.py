@@ -60,7 +60,7 @@ def test_repository_module_fails_clearly_on_an_unreachable_repository(repo, env,
 
 
 def _oracle(path, values):
-    from helm_python import Chart, Config
+    from helm_oracle import Chart, Config
     return Config(storage_driver="memory").install(Chart.load(path), "web", values, namespace="apps",
                                                    dry_run="client")["manifest"]
 

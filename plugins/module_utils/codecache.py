@@ -1,0 +1,139 @@
+"""Compiled module_utils code kept across tasks, for modules run from Ansible's AnsiballZ zip.
+
+Ansible ships a module's module_utils to the target in a zip on every task, and Python imports from a
+zip without writing ``.pyc`` files; worse, Python's ``zipimporter`` compiles each module twice (once
+just to name its file while finding it, once to load it). Importing this module (each of our modules
+does so first) puts a finder in front of ``sys.meta_path`` that finds the zip's sources for
+``ansible_collections.helmless.*`` and ``ansible.module_utils.*`` itself and loads them with a loader
+keeping their marshalled code objects in the ``code`` disk cache, keyed by a hash of the source and the
+interpreter's bytecode magic: each version of a file compiles once per controller (per Python), not
+twice per task. With the cache off, each file still compiles only once. Run from files (tests, a
+collection on disk), nothing is installed; Python's own ``.pyc`` handling applies.
+"""
+import importlib.util
+import marshal
+import os
+import sys
+import types
+import zipimport
+
+from .diskcache import Store, digest, enabled
+
+_PREFIXES = ("ansible_collections.helmless.", "ansible.module_utils.")
+MAX_BYTES = 64 * 1024 * 1024
+# Source hashes of modules loaded through the cache, so callers can key caches on code versions.
+SOURCE_DIGESTS = {}
+
+try:
+    from _imp import _fix_co_filename
+except ImportError:  # not CPython: co_filename keeps the path the code was compiled at
+    def _fix_co_filename(code, path):
+        return None
+
+
+class CachedZipLoader:
+    """Loads one module's source from the zip, through the code cache when there is one."""
+
+    def __init__(self, importer, origin, is_package, store):
+        self._importer = importer
+        self._origin = origin
+        self._is_package = is_package
+        self._store = store
+
+    def __getattr__(self, name):  # get_data, get_resource_reader...: the zipimporter's
+        return getattr(self._importer, name)
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        exec(self.get_code(module.__spec__.name), module.__dict__)  # noqa: S102 - the module's own code
+
+    def is_package(self, fullname):
+        return self._is_package
+
+    def get_filename(self, fullname):
+        return self._origin
+
+    def get_source(self, fullname):
+        return importlib.util.decode_source(self._importer.get_data(self._origin))
+
+    def get_code(self, fullname):
+        source = self._importer.get_data(self._origin)
+        if self._store is None:
+            return compile(source, self._origin, "exec", dont_inherit=True)
+        key = digest("code", importlib.util.MAGIC_NUMBER, source)
+        SOURCE_DIGESTS[fullname] = key
+        payload = self._store.get(key)
+        if payload is not None:
+            try:
+                code = marshal.loads(payload)
+            except (EOFError, ValueError, TypeError):
+                code = None
+            if isinstance(code, types.CodeType):
+                _fix_co_filename(code, self._origin)
+                return code
+        code = compile(source, self._origin, "exec", dont_inherit=True)
+        self._store.put(key, marshal.dumps(code))
+        return code
+
+
+class CachedZipFinder:
+    """Finds our and Ansible's module_utils in the task's zip (without compiling them, unlike zipimporter)."""
+
+    def __init__(self, store):
+        self.store = store
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not fullname.startswith(_PREFIXES):
+            return None
+        tail = fullname.rpartition(".")[2]
+        for entry in sys.path if path is None else path:
+            importer = _zip_importer(entry)
+            files = getattr(importer, "_files", None)
+            if files is None:
+                continue
+            base = importer.prefix + tail
+            for relative, package in ((base + os.sep + "__init__.py", True), (base + ".py", False)):
+                if relative in files:
+                    origin = os.path.join(importer.archive, relative)
+                    loader = CachedZipLoader(importer, origin, package, self.store)
+                    return importlib.util.spec_from_file_location(
+                        fullname, origin, loader=loader,
+                        submodule_search_locations=[os.path.join(importer.archive, base)] if package else None)
+            if (base + os.sep) in files:
+                return None  # a namespace package portion: left to the usual finders
+        return None
+
+    def invalidate_caches(self):
+        return None
+
+
+def _zip_importer(entry):
+    importer = sys.path_importer_cache.get(entry)
+    if isinstance(importer, zipimport.zipimporter):
+        return importer
+    if importer is not None or not isinstance(entry, str) or ".zip" not in entry:
+        return None
+    try:
+        importer = zipimport.zipimporter(entry)
+    except (zipimport.ZipImportError, OSError):
+        return None
+    sys.path_importer_cache[entry] = importer
+    return importer
+
+
+def install(store=None):
+    """Put the finder first on ``sys.meta_path`` (once); returns it, or None when not run from a zip."""
+    for finder in sys.meta_path:
+        if isinstance(finder, CachedZipFinder):
+            return finder
+    loader = getattr(globals().get("__spec__"), "loader", None)
+    if store is None and not isinstance(loader, (zipimport.zipimporter, CachedZipLoader)):
+        return None
+    finder = CachedZipFinder(store or (Store("code", MAX_BYTES) if enabled() else None))
+    sys.meta_path.insert(0, finder)
+    return finder
+
+
+install()

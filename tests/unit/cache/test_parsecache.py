@@ -1,0 +1,100 @@
+"""The on-disk parse cache: a fresh process reuses parse trees; any doubt means parsing again."""
+import os
+
+import pytest
+
+from ansible_collections.helmless.core.plugins.module_utils.gotemplate import TemplateSet, parsecache, template
+from ansible_collections.helmless.core.plugins.module_utils.render import render_release
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+SHARED = os.environ.get("HELMLESS_SHARED", os.path.join(os.path.dirname(ROOT), "shared"))
+TEXT = '{{ define "x" }}X{{ .a | printf "%s" }}{{ end }}{{ range $i, $v := .items }}{{ $i }}={{ template "x" $v }};{{ end }}'
+DATA = {"items": [{"a": "p"}, {"a": "q"}]}
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    """An empty cache, as a fresh process sees it (no in-memory parse cache either)."""
+    monkeypatch.delenv("HELMLESS_CACHE", raising=False)
+    monkeypatch.setenv("HELMLESS_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(parsecache, "_state", {})
+    fresh_process()
+    return tmp_path
+
+
+def fresh_process():
+    template._PARSE_CACHE.clear()
+    parsecache._state.pop("store", None)
+
+
+def render(text=TEXT, funcs=None):
+    return TemplateSet(funcs).parse("t", text).execute("t", DATA)
+
+
+def forbid_parsing(monkeypatch):
+    def refuse(*args):
+        raise AssertionError("parsed although the cache holds this template")
+    monkeypatch.setattr(template, "Parser", refuse)
+
+
+def test_a_fresh_process_renders_a_template_parsed_before_from_the_cache_without_parsing(cache_dir, monkeypatch):
+    expected = render()
+    assert len(os.listdir(cache_dir / "templates")) == 1
+    fresh_process()
+    forbid_parsing(monkeypatch)
+    assert render() == expected == "0=Xp;1=Xq;"
+
+
+def test_a_different_engine_version_does_not_reuse_entries(cache_dir, monkeypatch):
+    render()
+    fresh_process()
+    monkeypatch.setitem(parsecache._state, "engine", "0" * 64)
+    render()
+    assert len(os.listdir(cache_dir / "templates")) == 2
+
+
+def test_the_engine_version_covers_every_module_of_the_template_engine():
+    package = os.path.dirname(parsecache.__file__)
+    files = {name[:-3] for name in os.listdir(package) if name.endswith(".py")}
+    assert set(parsecache.ENGINE_MODULES) == files, (
+        "parsecache.ENGINE_MODULES must list every gotemplate module so a change to any of them "
+        "invalidates cached parse trees")
+
+
+def test_a_corrupt_entry_is_parsed_again_with_the_same_output(cache_dir):
+    expected = render()
+    (entry,) = list((cache_dir / "templates").iterdir())
+    data = entry.read_bytes()
+    entry.write_bytes(data[:len(data) // 2])
+    fresh_process()
+    assert render() == expected
+    funcs = template._builtins()
+    assert parsecache.load("t", TEXT, ("break" in funcs, "continue" in funcs), funcs) is not None  # rewritten
+
+
+def test_a_cached_tree_using_a_function_the_template_set_lacks_fails_as_parsing_would(cache_dir):
+    text = "{{ shout .a }}"
+    assert TemplateSet({"shout": lambda s: s + "!"}).parse("t", text).execute("t", {"a": "x"}) == "x!"
+    fresh_process()
+    with pytest.raises(Exception, match='function "shout" not defined'):
+        TemplateSet().parse("t", text)
+
+
+def test_with_the_cache_off_nothing_is_written_and_rendering_is_unchanged(cache_dir, monkeypatch):
+    monkeypatch.setenv("HELMLESS_CACHE", "off")
+    assert render() == "0=Xp;1=Xq;"
+    assert not (cache_dir / "templates").exists()
+
+
+def test_a_corpus_chart_renders_the_same_with_the_cache_cold_warm_and_off(cache_dir, monkeypatch):
+    chart = os.path.join(SHARED, "charts", "podinfo")
+    cold = render_release(chart, name="rel", namespace="ns").manifest
+    fresh_process()
+    parser = template.Parser
+    forbid_parsing(monkeypatch)
+    warm = render_release(chart, name="rel", namespace="ns").manifest
+    monkeypatch.setattr(template, "Parser", parser)
+    monkeypatch.setenv("HELMLESS_CACHE", "off")
+    fresh_process()
+    off = render_release(chart, name="rel", namespace="ns").manifest
+    assert cold == warm == off
