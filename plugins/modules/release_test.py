@@ -8,8 +8,8 @@ module: release_test
 short_description: Run the tests of a Helm release, as helm test does (no helm binary)
 version_added: 0.2.0
 description:
-  - Runs the C(test) hooks of the release's latest revision (chart templates annotated
-    C(helm.sh/hook: test)) in Helm's order - weight, then name, then kind - each created, then waited for
+  - Runs the C(test) hooks of the release's latest revision (chart templates whose C(helm.sh/hook)
+    annotation names C(test)) in Helm's order - weight, then name, then kind - each created, then waited for
     (a Pod until C(Succeeded), a Job until C(Complete); a C(Failed) one fails the task), and removed as its
     C(helm.sh/hook-delete-policy) says (C(before-hook-creation) when it names none).
   - Each test's run (start, completion, phase) is recorded in the release as Helm 4 records it, so
