@@ -86,8 +86,8 @@ def refs(changes, actions=("create", "patch", "apply", "replace", "unchanged")):
 def wait_for(client, changes, timeout, progress=quiet, strategy="legacy", with_jobs=False):
     """Wait until every created or kept object is ready; report what is still not ready as it goes."""
     targets = refs(changes)
-    progress("wait", "%d object(s), timeout %gs (%s%s)" % (len(targets), timeout, strategy,
-                                                          ", jobs" if with_jobs else ""))
+    jobs = ", jobs" if with_jobs else ""
+    progress("wait", "%d object(s), timeout %gs (%s%s)" % (len(targets), timeout, strategy, jobs))
     start = time.monotonic()
 
     def report(still):
