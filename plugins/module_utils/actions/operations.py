@@ -479,7 +479,7 @@ def release_labels(current, labels):
             raise OperationError("user supplied labels contains system reserved label name. System labels: [%s]"
                                  % " ".join(SYSTEM_LABELS))
         value = "" if value is None else str(value)
-        prefix, _, name = key.rpartition("/")
+        prefix, name = key.rpartition("/")[::2]
         good_prefix = not prefix or (_PREFIX.match(prefix) and len(prefix) <= 253)
         if not (_LABEL.match(name) and len(name) <= 63 and good_prefix):
             raise OperationError('invalid release label name "%s": a qualified name ([prefix/]name, name at most 63 '
