@@ -64,9 +64,11 @@ def _cell(text):
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _status(name, module, ignored):
+def _status(name, module, ignored, opt):
     if name in ignored:
         return "accepted, ignored (warns)"
+    if opt.get("description", [""])[0].startswith("Accepted so that C(module_defaults)"):
+        return "accepted for `module_defaults`, not used"
     if name in KUBERNETES_CORE[module]:
         return "same name"
     return "**new**"
@@ -87,7 +89,7 @@ def render():
         "release_info": dict(opts.RELEASE_INFO, **opts.CONNECTION),
         "release_test": dict(opts.RELEASE_TEST, **opts.CONNECTION),
         "template": opts.TEMPLATE,
-        "repository": dict(opts.REPOSITORY, **opts.CONNECTION),
+        "repository": opts.REPOSITORY,
         "pull": opts.PULL,
         "registry_auth": opts.REGISTRY_AUTH,
     }
@@ -96,7 +98,9 @@ def render():
              "# Option table: kubernetes.core → helmless.core", "",
              "Every option each module accepts. *same name* means a `kubernetes.core` task keeps it as is; "
              "*new* options exist only here; *accepted, ignored* options only made sense to a helm binary and "
-             "produce a warning.", ""]
+             "produce a warning; options *accepted for `module_defaults`* are the `helm` action group's connection "
+             "options on a module that does not talk to a cluster, so one `module_defaults` block for "
+             "`group/helmless.core.helm` serves every module.", ""]
     for module in ("release", "rollback", "release_info", "release_test", "template", "repository", "pull",
                    "registry_auth"):
         lines += ["## helmless.core.%s (was %s)" % (module, ANCESTOR[module]), "",
@@ -112,7 +116,7 @@ def render():
             typ = opt.get("type", "str") + ("/%s" % opt["elements"] if opt.get("elements") else "")
             lines.append("| `%s` | %s | %s | %s | %s | %s |" % (
                 name, ", ".join("`%s`" % a for a in opt.get("aliases", [])), typ, _default(opt),
-                _status(name, module, ignored), _cell(desc)))
+                _status(name, module, ignored, opt), _cell(desc)))
         missing = sorted(KUBERNETES_CORE[module] - set(tables[module]))
         if missing:
             lines += ["", "Not accepted (a task using them fails): %s." % ", ".join("`%s`" % m for m in missing)]

@@ -20,8 +20,9 @@ description:
     The credentials are still checked against the registry on every run (also in check mode), so the task
     fails when they stopped working. Wrong credentials fail the task and write nothing.
   - The file is written as Helm writes it (other entries and keys kept, mode 0600, through a temporary
-    file). Docker credential helpers (C(credsStore), C(credHelpers)) are not run; a config naming one for
-    the host fails the task rather than store a password beside it.
+    file). When the file names a Docker credential helper for the host (C(credHelpers) for that registry, else
+    C(credsStore)), the login is stored and removed through C(docker-credential-<name> store|erase) from
+    C(PATH) instead, as Helm does, and pulls read it with C(get); a helper that fails fails the task naming it.
 author:
   - helmless.core founders (@helmless)
 attributes:

@@ -16,7 +16,14 @@ description:
     Options that only make sense to a helm binary are accepted and ignored with a warning.
   - Check mode runs the same plan as a real run and makes no write; C(changed) is what the real run reports
     and, with C(--diff), each object's C(after) is the API server's dry-run answer.
-  - A second identical run reports C(changed=false) and sends no write request.
+  - A second identical run reports C(changed=false) and sends no write request. Whether a run changes the
+    release is decided on content (parsed documents, hooks, notes, values, chart metadata), never on the
+    manifest's formatting, so a release last written by C(helm) 3 or 4 with the same chart and values is a
+    no-op.
+  - Output that only random or clock functions changed (C(randAlphaNum), C(genCA), C(uuidv4), C(now)...) is
+    not a change when the chart and the values are those of the deployed revision and everything else the
+    chart reads renders the same; the run then plans against the deployed manifest (drift is still reported
+    or repaired) and rotates nothing. See docs/check-mode-and-diff.md.
 author:
   - helmless.core founders (@helmless)
 attributes:

@@ -22,7 +22,6 @@ attributes:
     description: Can run in check_mode and return changed status prediction without modifying target.
     support: full
 extends_documentation_fragment:
-  - helmless.core.connection
   - helmless.core.repository
 """
 
@@ -72,14 +71,13 @@ from ansible.module_utils.basic import AnsibleModule
 # First: the module_utils imported after it load compiled code from the code cache (see codecache).
 from ansible_collections.helmless.core.plugins.module_utils import codecache  # noqa: F401 pylint: disable=unused-import
 from ansible_collections.helmless.core.plugins.module_utils.ansible.libraries import require_libraries
-from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
-    CONNECTION, REPOSITORY, argument_spec)
+from ansible_collections.helmless.core.plugins.module_utils.ansible.options import REPOSITORY, argument_spec
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_module, run_repository
 
 
 def main():
     module = AnsibleModule(
-        argument_spec=argument_spec(CONNECTION, REPOSITORY),
+        argument_spec=argument_spec(REPOSITORY),
         required_if=[("repo_state", "present", ["repo_url"])],
         required_together=[("repo_username", "repo_password")],
         supports_check_mode=True,

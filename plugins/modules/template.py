@@ -73,8 +73,22 @@ manifest:
   returned: success
   type: str
 stdout:
-  description: What C(helm template) prints (manifest then hooks, filtered by I(show_only)).
-  returned: success
+  description: What C(helm template) prints (manifest then hooks, filtered by I(show_only)), byte for byte.
+  returned: always
+  type: str
+stderr:
+  description: Warnings, one a line (as helm prints them to its stderr); on failure also C(Error - <message>).
+  returned: always
+  type: str
+rc:
+  description: C(0), or C(1) when the task fails (the exit code helm would have).
+  returned: always
+  type: int
+command:
+  description:
+    - The equivalent C(helm template) command line, as kubernetes.core.helm_template returns it.
+    - Informational - nothing runs it. I(release_values) appear as C(--values=-) (helm reads that file from stdin).
+  returned: always
   type: str
 notes:
   description: The rendered NOTES.txt of the chart.
@@ -110,25 +124,16 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.helmless.core.plugins.module_utils import codecache  # noqa: F401 pylint: disable=unused-import
 from ansible_collections.helmless.core.plugins.module_utils.ansible.libraries import RENDER, require_libraries
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import TEMPLATE, argument_spec
-from ansible_collections.helmless.core.plugins.module_utils.chart.capabilities import HELM_VERSION
-from ansible_collections.helmless.core.plugins.module_utils.render.template import (
-    TemplateError, run_template,
-)
+from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_module, run_template_task
 
 
 def main():
     module = AnsibleModule(argument_spec=argument_spec(TEMPLATE), supports_check_mode=True)
     require_libraries(module, RENDER)
-    options = dict(module.params, check_mode=module.check_mode)
     try:
-        result, warnings = run_template(options)
-    except TemplateError as exc:
-        module.fail_json(msg=str(exc))
+        run_module(module, run_template_task, module.check_mode)
     except Exception as exc:  # a defect of ours: a clear message, the traceback only with -vvv
         module.fail_json(msg="template failed unexpectedly: %s" % exc, exception=traceback.format_exc())
-    for warning in warnings:
-        module.warn(warning)
-    module.exit_json(changed=bool(result.get("files")) and not module.check_mode, helm_version=HELM_VERSION, **result)
 
 
 if __name__ == "__main__":

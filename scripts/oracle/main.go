@@ -38,6 +38,7 @@ import (
 	"helm.sh/helm/v4/pkg/action"
 	"helm.sh/helm/v4/pkg/chart/common"
 	commonutil "helm.sh/helm/v4/pkg/chart/common/util"
+	cliloader "helm.sh/helm/v4/pkg/chart/loader"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
@@ -84,9 +85,18 @@ func fail(kind string, err error) error {
 	return &failure{kind, err}
 }
 
+// loadChart loads as the helm CLI does (pkg/chart/loader picks the loader by the chart's apiVersion; install
+// and template refuse a chart API v3 chart).
 func loadChart(path string) (*chart.Chart, error) {
-	c, err := loader.Load(path)
-	return c, fail("load", err)
+	ch, err := cliloader.Load(path)
+	if err != nil {
+		return nil, fail("load", err)
+	}
+	c, ok := ch.(*chart.Chart)
+	if !ok {
+		return nil, fail("load", errors.New("invalid chart apiVersion"))
+	}
+	return c, nil
 }
 
 // userValues are the request's values the way the helm CLI would read them.

@@ -10,7 +10,7 @@ extracted and rewritten at test time; their text is never committed. The rewrite
 - the assertions listed in DIFFERENCES, each a deliberate difference documented in docs/migrating.md;
 - per case, the fixed directory ``/tmp`` of a task file becomes the test's own directory (parallel runs).
 The charts a target downloads from the internet are served instead from a local chart repository holding
-kubernetes.core's own test charts, packaged and indexed by Helm (helm_python).
+kubernetes.core's own test charts, packaged and indexed by the real helm CLI.
 Every other ``assert`` — changed flags, ``status`` fields, values, helm_info results — runs as written.
 """
 import fcntl
@@ -213,7 +213,7 @@ def _includes(tasks):
 
 def _chart_repository(tmp_path, role):
     """A chart repository on 127.0.0.1 serving kubernetes.core's test charts, packaged and indexed by Helm."""
-    from helm_python import package, repo_index_generate
+    from helm_oracle import package, repo_index
 
     from repokit import Server
 
@@ -221,8 +221,8 @@ def _chart_repository(tmp_path, role):
     served.mkdir()
     for chart in REPO_CHARTS:
         if (role / "files" / chart).is_dir():
-            package(str(role / "files" / chart), destination=str(served))
-    repo_index_generate(str(served))
+            package(str(role / "files" / chart), str(served))
+    repo_index(str(served))
     return Server(served)
 
 

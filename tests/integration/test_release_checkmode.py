@@ -41,7 +41,7 @@ def test_install_writes_helm_secret_and_ownership_markers(kubeconfig, namespace)
     assert labels["createdAt"].isdigit()
     rel = decode_release(base64.b64decode(secret["data"]["release"]).decode())
     assert rel["info"]["status"] == "deployed" and rel["info"]["description"] == "Install complete"
-    assert rel["config"] == {"x": 1} and rel["apply_method"] == "csa"
+    assert rel["config"] == {"x": 1} and rel["apply_method"] == "ssa"
     assert rel["manifest"].startswith("---\n# Source: demo/templates/")
     cm = client.get("v1", "ConfigMap", "a", namespace)
     assert cm["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "Helm"
@@ -87,7 +87,7 @@ def test_check_mode_upgrade_predicts_value_template_and_object_changes(kubeconfi
     assert check.changed
     assert check_engine.client.count(writes_only=True, include_dry_run=False) == 0
     assert {c.resource.name: c.action for c in check.changes} == {
-        "a": "patch", "added": "create", "web": "patch", "gone": "delete"}
+        "a": "apply", "added": "apply", "web": "apply", "gone": "delete"}
     assert len(_records(client_for(kubeconfig), namespace)) == 1
     real = engine_for(kubeconfig, namespace).present(new, opts())
     assert real.changed and [c.summary() for c in real.changes] == [c.summary() for c in check.changes]

@@ -70,7 +70,7 @@ def test_crds_from_the_chart_are_installed_before_resources_using_them(kubeconfi
     if client.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", "widgets.example.com") is None:
         check_engine = engine_for(kubeconfig, namespace)
         check = check_engine.present(inp, opts(check_mode=True))
-        assert [c.action for c in check.crds] == ["create"]
+        assert [c.action for c in check.crds] == ["apply"]
         assert check_engine.client.count(writes_only=True, include_dry_run=False) == 0
     engine_for(kubeconfig, namespace).present(inp, opts())
     assert client_for(kubeconfig).get("example.com/v1", "Widget", "w", namespace)["spec"] == {"size": 1}

@@ -51,11 +51,11 @@ def test_a_verbose_playbook_shows_render_plan_hooks_apply_wait_and_result(tmp_pa
     # every phase of the upgrade, in the order it ran
     assert _phases(progress) == ["render", "plan", "record", "hook", "hook", "apply", "wait", "wait", "result"]
     assert "chart demo-0.1.0: 2 object(s), 1 hook(s)" in progress[0]
-    assert "upgrade: 1 patch, 1 unchanged (chart-delta)" in progress[1]
+    assert "upgrade: 1 apply, 1 unchanged (chart-delta, ssa)" in progress[1]
     assert progress[2].endswith("record: revision 2 pending-upgrade")
     assert progress[3].endswith("hook: pre-upgrade Job/migrate (weight 0) created")
     assert re.search(r"hook: pre-upgrade Job/migrate \(weight 0\) succeeded after [\d.]+s$", progress[4])
-    assert progress[5].endswith("apply: patch ConfigMap/%s/web-cm" % namespace)
+    assert progress[5].endswith("apply: apply ConfigMap/%s/web-cm" % namespace)
     assert progress[6].endswith("wait: 2 object(s), timeout 300s (watcher)")
     assert re.search(r"wait: all ready after [\d.]+s$", progress[7])
     assert progress[8].endswith("result: revision 2 deployed")
@@ -81,7 +81,7 @@ def test_check_mode_and_no_op_runs_say_so(tmp_path, kubeconfig, namespace):
     base = dict(name="web", namespace=namespace, chart_ref=_chart(tmp_path, hook=False), kubeconfig=kubeconfig)
     preview, _ = run_release(module_params(**base), check_mode=True)
     assert _phases(preview["progress"]) == ["render", "plan", "result"]
-    assert "install: 2 create (chart-delta)" in preview["progress"][1]
+    assert "install: 2 apply (chart-delta, ssa)" in preview["progress"][1]
     assert preview["progress"][2].endswith("check mode: revision 1 would be deployed; nothing was written")
     run_release(module_params(**base))
     again, _ = run_release(module_params(**base))

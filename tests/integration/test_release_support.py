@@ -14,7 +14,7 @@ from ansible_collections.helmless.core.plugins.module_utils.actions.operations i
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import CONNECTION, RELEASE, ROLLBACK
 from ansible_collections.helmless.core.plugins.module_utils.kube.client import KubeClient
 from ansible_collections.helmless.core.plugins.module_utils.kube.config import load_connection
-from ansible_collections.helmless.core.plugins.module_utils.plan.planner import normalized
+from ansible_collections.helmless.core.plugins.module_utils.plan.planner import ASSIGNED, normalized
 from ansible_collections.helmless.core.plugins.module_utils.release.model import chart_record, hook_record
 
 CHART = "demo"
@@ -95,6 +95,20 @@ def strip(obj):
     if out.get("kind") == "Service":
         out["spec"] = {k: v for k, v in out["spec"].items() if k not in ("clusterIP", "clusterIPs")}
     return out
+
+
+def prediction_matches(live, predicted):
+    """``live`` is what check mode predicted: every field equal except those marked ``ASSIGNED`` (any
+    value the server assigned), ignoring what ``strip`` leaves out."""
+    def match(have, want):
+        if want == ASSIGNED:
+            return have is not None
+        if isinstance(want, dict):
+            return isinstance(have, dict) and have.keys() == want.keys() and all(match(have[k], want[k]) for k in want)
+        if isinstance(want, list):
+            return isinstance(have, list) and len(have) == len(want) and all(map(match, have, want))
+        return have == want
+    return match(strip(live), strip(predicted))
 
 
 def write_chart(root, templates, values=None, name=CHART, version="0.1.0", app_version="1.0", crds=None):

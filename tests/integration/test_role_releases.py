@@ -95,7 +95,7 @@ def test_the_role_installs_in_needs_order_idempotently_and_previews_in_check_mod
 
 def test_the_role_takes_charts_from_a_chart_repository_and_upgrades_on_a_new_chart_version(tmp_path, kubeconfig,
                                                                                           kube_client):
-    from helm_python import package, repo_index_generate
+    from helm_oracle import package, repo_index
     from kubernetes import client
 
     from repokit import Server
@@ -106,8 +106,8 @@ def test_the_role_takes_charts_from_a_chart_repository_and_upgrades_on_a_new_cha
         chart = _chart(tmp_path / version / "greeter", "greeter")
         chart_yaml = tmp_path / version / "greeter" / "Chart.yaml"
         chart_yaml.write_text(chart_yaml.read_text().replace("0.1.0", version))
-        package(chart, destination=str(served))
-    repo_index_generate(str(served))
+        package(chart, str(served))
+    repo_index(str(served))
     repo = Server(served)
     core = client.CoreV1Api(kube_client)
     namespace = "role-" + os.urandom(3).hex()

@@ -238,24 +238,83 @@ def capabilities(kube_version=None, api_versions=None):
     return call("capabilities", kube_version=kube_version or "", api_versions=api_versions or [])
 
 
-def cli_install(path, name="release-name", namespace="default", values_files=()):
-    """``helm install --dry-run=client -o json`` with the real helm CLI at the pin (no cluster):
-    ``("ok", release dict)`` or ``("error", stderr)``. The CLI's homes are a throwaway directory."""
+def cli(*args):
+    """Run the real helm CLI at the pin (no cluster): its stdout, or :class:`HelmError` with Helm's message
+    (stderr's ``Error: ...`` without the prefix). Homes not set in the environment (HELM_CONFIG_HOME ...) are
+    a throwaway directory, so the user's helm configuration is never read or written."""
     import tempfile
     if not os.access(HELM_CLI, os.X_OK):
         raise RuntimeError("the helm CLI %s is not built: run scripts/controlplane build" % HELM_CLI)
     with tempfile.TemporaryDirectory(prefix="helm-cli-") as home:
-        env = dict(os.environ, HELM_CONFIG_HOME=os.path.join(home, "config"),
-                   HELM_CACHE_HOME=os.path.join(home, "cache"), HELM_DATA_HOME=os.path.join(home, "data"),
-                   KUBECONFIG=os.path.join(home, "kubeconfig"))
-        args = [HELM_CLI, "install", name, os.fspath(path), "--namespace", namespace, "--dry-run=client",
-                "-o", "json"]
-        for values_file in values_files:
-            args += ["--values", os.fspath(values_file)]
-        proc = subprocess.run(args, capture_output=True, text=True, env=env, errors="surrogateescape")
+        env = dict(os.environ)
+        for var, sub in (("HELM_CONFIG_HOME", "config"), ("HELM_CACHE_HOME", "cache"),
+                         ("HELM_DATA_HOME", "data"), ("KUBECONFIG", "kubeconfig")):
+            env.setdefault(var, os.path.join(home, sub))
+        proc = subprocess.run([HELM_CLI] + [os.fspath(a) for a in args], capture_output=True, text=True,
+                              env=env, errors="surrogateescape")
     if proc.returncode != 0:
-        return "error", proc.stderr
-    return "ok", json.loads(proc.stdout)
+        err = proc.stderr
+        at = err.rfind("\nError: ")
+        message = err[at + 8:] if at >= 0 else err[7:] if err.startswith("Error: ") else err
+        raise HelmError(message.rstrip("\n"), "cli")
+    return proc.stdout
+
+
+def cli_install(path, name="release-name", namespace="default", values_files=()):
+    """``helm install --dry-run=client -o json``: ``("ok", release dict)`` or ``("error", Helm's message)``."""
+    args = ["install", name, path, "--namespace", namespace, "--dry-run=client", "-o", "json"]
+    for values_file in values_files:
+        args += ["--values", values_file]
+    try:
+        return "ok", json.loads(cli(*args))
+    except HelmError as exc:
+        return "error", str(exc)
+
+
+def package(path, destination):
+    """``helm package PATH -d DESTINATION``; the archive's path."""
+    out = cli("package", path, "--destination", destination)
+    return out.strip().rsplit(": ", 1)[-1]
+
+
+def repo_index(directory, url=None):
+    """``helm repo index DIR [--url URL]``."""
+    cli("repo", "index", directory, *(["--url", url] if url else []))
+
+
+def pull(chart_ref, destination, version=None, repo_url=None, untar=False, username=None, password=None,
+         plain_http=False, registry_config=None):
+    """``helm pull``."""
+    args = ["pull", chart_ref, "--destination", destination]
+    args += ["--registry-config", registry_config] if registry_config else []
+    for flag, value in (("--version", version), ("--repo", repo_url), ("--username", username),
+                        ("--password", password)):
+        if value:
+            args += [flag, value]
+    args += ["--untar"] if untar else []
+    args += ["--plain-http"] if plain_http else []
+    cli(*args)
+
+
+def dependency_update(chart_path, plain_http=False):
+    """``helm dependency update CHART``."""
+    cli("dependency", "update", chart_path, *(["--plain-http"] if plain_http else []))
+
+
+def registry_login(host, username, password, registry_config, plain_http=False):
+    """``helm registry login HOST`` writing ``registry_config``."""
+    cli("registry", "login", host, "--username", username, "--password", password, "--registry-config",
+        registry_config, *(["--plain-http"] if plain_http else []))
+
+
+def registry_logout(host, registry_config):
+    """``helm registry logout HOST``."""
+    cli("registry", "logout", host, "--registry-config", registry_config)
+
+
+def push(archive, remote, plain_http=False):
+    """``helm push ARCHIVE REMOTE``."""
+    cli("push", archive, remote, *(["--plain-http"] if plain_http else []))
 
 
 def built_version():

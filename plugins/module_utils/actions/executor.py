@@ -4,6 +4,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ..kube.errors import ApiError, KubeError
 from ..kube.readiness import is_ready, wait_deleted, wait_ready
+from ..plan.fields import upgrade_patch
 from .progress import label, quiet
 
 
@@ -18,6 +19,8 @@ def _run(client, change, force_conflicts):
     if change.action == "replace":
         return client.replace(change.body, ns)
     if change.action == "apply":
+        if change.upgrade:
+            upgrade_field_manager(client, res.api_version, res.kind, res.name, ns)
         return client.patch(res.api_version, res.kind, res.name, ns, change.body, "apply",
                             force=force_conflicts or change.force)
     if change.action == "patch":
@@ -25,6 +28,22 @@ def _run(client, change, force_conflicts):
     if change.action == "delete":
         client.delete(res.api_version, res.kind, res.name, ns)
     return None
+
+
+def upgrade_field_manager(client, api_version, kind, name, namespace, attempts=5):
+    """Turn our client-side (Update) managedFields entry into the Apply one before a server-side apply,
+    as Helm 4 does (client-go csaupgrade), so one object never has both; retried on a conflict."""
+    for attempt in range(attempts):
+        live = client.get(api_version, kind, name, namespace)
+        patch = upgrade_patch(live, client.field_manager) if live is not None else None
+        if patch is None:
+            return
+        try:
+            client.patch(api_version, kind, name, namespace, patch, "json")
+            return
+        except ApiError as exc:
+            if not exc.conflict or attempt == attempts - 1:
+                raise
 
 
 def _batches(changes):
@@ -111,7 +130,7 @@ def install_crds(client, crd_changes, timeout=60, progress=quiet):
                 client.create(change.resource.obj)
             elif change.action == "apply":
                 client.patch(change.resource.api_version, "CustomResourceDefinition", change.resource.name, None,
-                             change.resource.obj, "apply", force=True)
+                             change.resource.obj, "apply", force=change.before is not None)
         except ApiError as exc:
             if not exc.already_exists:
                 raise ExecuteError("failed to install CRD %s: %s" % (change.resource.name, exc.message)) from exc

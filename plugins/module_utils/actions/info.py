@@ -43,9 +43,11 @@ def _drift(engine, resources):
     return out
 
 
-def describe(engine, revision=None, all_values=False, show_secrets=False):
+def describe(engine, revision=None, all_values=False, show_secrets=False, states=()):
+    """The release as helm_info describes it, or None when ``helm list`` with ``states`` (default: deployed
+    and failed) would not show its latest revision: missing, uninstalled with kept history, pending..."""
     history = engine.history()
-    if not history:
+    if not history or not listed(history[-1], states):
         return None
     rel = next((r for r in history if r["version"] == revision), None) if revision else history[-1]
     if rel is None:
@@ -76,13 +78,19 @@ def describe(engine, revision=None, all_values=False, show_secrets=False):
 _DEFAULT_STATES = ("deployed", "failed")
 
 
+def listed(release, states):
+    """Whether ``helm list`` with these state flags shows this (latest) revision."""
+    wanted = set(states or _DEFAULT_STATES)
+    status = release["info"]["status"]
+    return "all" in wanted or ("pending" if status.startswith("pending-") else status) in wanted
+
+
 def list_releases(engine, states, selector=None):
     """Latest revision of every release in the namespace, filtered by state (and labels) as ``helm list``.
 
     ``selector`` applies to each release's latest revision, as ``helm list --selector``: the API server
     matches it against the storage objects' labels (the release's labels plus Helm's own, Helm's set too).
     """
-    wanted = set(states or _DEFAULT_STATES)
     matching = None
     if selector:
         matching = {(r["name"], r["version"]) for r in engine.storage.list_all("owner=helm," + selector)}
@@ -92,10 +100,8 @@ def list_releases(engine, states, selector=None):
             latest[rel["name"]] = rel
     out = []
     for name in sorted(latest):
-        status = latest[name]["info"]["status"]
-        group = "pending" if status.startswith("pending-") else status
         if matching is not None and (name, latest[name]["version"]) not in matching:
             continue
-        if "all" in wanted or group in wanted:
+        if listed(latest[name], states):
             out.append(release_status(latest[name]))
     return out

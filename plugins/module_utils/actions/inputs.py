@@ -3,15 +3,19 @@ from ..release.model import chart_record, hook_record
 
 
 class ReleaseInput:
-    """Manifest, hooks (Helm JSON), notes, CRD files, the chart as stored, and the user config."""
+    """Manifest, hooks (Helm JSON), notes, CRD files, the chart as stored, and the user config.
 
-    def __init__(self, manifest, hooks=(), notes="", crds=(), chart=None, config=None):
+    ``nondeterministic``: the random and clock functions the render called (see actions/sameness.py).
+    """
+
+    def __init__(self, manifest, hooks=(), notes="", crds=(), chart=None, config=None, nondeterministic=()):
         self.manifest = manifest or ""
         self.hooks = list(hooks)
         self.notes = notes or ""
         self.crds = list(crds)  # [(path, text)]
         self.chart = chart or chart_record({"name": "unknown", "version": "0.0.0"})
         self.config = config or {}
+        self.nondeterministic = tuple(nondeterministic)
 
 
 def chart_of(chart):
@@ -23,4 +27,12 @@ def from_render(result):
     """A ReleaseInput from render.render_release's RenderResult."""
     hooks = [hook_record(h.name, h.kind, h.path, h.manifest, h.events, h.weight, h.delete_policies,
                          h.output_log_policies) for h in result.hooks]
-    return ReleaseInput(result.manifest, hooks, result.notes, result.crds, chart_of(result.chart), result.values)
+    return ReleaseInput(result.manifest, hooks, result.notes, result.crds, chart_of(result.chart), result.values,
+                        result.nondeterministic)
+
+
+def from_record(rel, crds=()):
+    """A stored revision's content as a ReleaseInput: what to plan (and store again) when a render means
+    the same as that revision, so neither formatting nor re-rolled randomness reaches the cluster."""
+    return ReleaseInput(rel.get("manifest"), [dict(h) for h in rel.get("hooks") or []],
+                        (rel.get("info") or {}).get("notes"), crds, rel.get("chart"), rel.get("config"))

@@ -9,14 +9,14 @@ from ..kube.errors import ApiError, KubeError
 from ..kube.openapi import OpenAPI
 from ..kube.readiness import wait_strategy
 from ..plan.manifest import ManifestError, parse_manifest
-from ..plan.planner import Change, Plan, PlanError, Planner, uninstall_plan
-from ..release.codec import go_json
-from ..release.lease import IN_PROGRESS, Lease, LeaseHeld, lease_state
-from ..release.model import PENDING, now, release_record, set_status, sorted_map
+from ..plan.planner import METHODS, Change, Plan, PlanError, Planner, assigned_marked, uninstall_plan
+from ..release.lease import IN_PROGRESS, Lease, LeaseHeld, held_message, lease_state
+from ..release.model import PENDING, now, release_record, set_status
 from ..release.storage import SYSTEM_LABELS, Storage, StorageError
 from .executor import ExecuteError, apply_changes, install_crds, wait_for, wait_gone
 from .hooks import HookError, HookRunner, hooks_for
 from .progress import plan_summary, quiet
+from .sameness import differs, same_content
 from .report import Outcome
 
 STALE_PENDING_SECONDS = 300
@@ -32,12 +32,17 @@ class OperationError(Exception):
         self.outcome = outcome
 
 
+class _Moved(Exception):
+    """The release history changed under a read: plan again."""
+
+
 class Options:
     """Operation options with Helm's defaults."""
 
     def __init__(self, **kwargs):
         self.check_mode = False
         self.strategy = "chart-delta"
+        self.server_side = "auto"  # Helm 4's --server-side: auto, true or false
         self.take_ownership = False
         self.force = False
         self.force_conflicts = False
@@ -81,9 +86,9 @@ class ReleaseEngine:
     def history(self):
         return self.storage.history(self.name)
 
-    def _planner(self, opts):
+    def _planner(self, opts, method):
         return Planner(self.client, self.openapi, self.name, self.namespace, opts.strategy, opts.take_ownership,
-                       opts.force, opts.force_conflicts)
+                       opts.force, opts.force_conflicts, method=method)
 
     def _pending(self, last, opts):
         """For a ``pending-*`` last revision: raise if its operation is alive, else say it is recoverable."""
@@ -91,13 +96,25 @@ class ReleaseEngine:
             return False
         lease, expired = lease_state(self.client, self.namespace, self.name)
         if lease is not None and not expired:
-            raise OperationError(IN_PROGRESS)
+            raise OperationError(held_message(lease))
         if lease is None:
+            if self._moved(last):
+                raise _Moved()  # its operation ended between our read of the history and of the lease
             labels = last.get("_labels") or {}
             stamp = labels.get("modifiedAt") or labels.get("createdAt")
             if stamp and time.time() - int(stamp) < STALE_PENDING_SECONDS:
-                raise OperationError(IN_PROGRESS)
+                raise OperationError("%s: revision %d is %s since %s (no lease; recoverable %ds after that)" % (
+                    IN_PROGRESS, last["version"], last["info"]["status"],
+                    time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(stamp))), STALE_PENDING_SECONDS))
         return True
+
+    def _moved(self, last):
+        """Whether the history changed since ``last`` was read (another operation finished meanwhile)."""
+        fresh = self.storage.history(self.name, refresh=True)
+        head = fresh[-1] if fresh else None
+        if head is None or last is None:
+            return (head is None) != (last is None)
+        return (head["version"], head["info"]["status"]) != (last["version"], last["info"]["status"])
 
     def _recover(self, last):
         verb = {"pending-install": "Release", "pending-upgrade": "Upgrade", "pending-rollback": "Rollback"}
@@ -123,7 +140,10 @@ class ReleaseEngine:
     def present(self, inp, opts):
         history = self.history()
         last = history[-1] if history else None
-        recover = self._pending(last, opts)
+        try:
+            recover = self._pending(last, opts)
+        except _Moved:
+            return self._replan(lambda: self.present(inp, opts), last)
         deployed = Storage.deployed(history)
         current = deployed
         if current is None and last is not None and (last["info"]["status"] in ("failed", "superseded") or recover):
@@ -143,28 +163,35 @@ class ReleaseEngine:
                 raise OperationError('create: failed to create: namespaces "%s" not found' % self.namespace)
             plan.namespace_create = {"apiVersion": "v1", "kind": "Namespace",
                                      "metadata": {"name": self.namespace, "labels": {"name": self.namespace}}}
-        crd_changes, pending_kinds = self._plan_crds(inp, install, opts)
+        method = apply_method(opts, None if install else last.get("apply_method"), install)
+        crd_changes, pending_kinds = self._plan_crds(inp, install, opts, method)
         trusted = current is not None and current["info"]["status"] == "deployed" and not recover
         try:
-            planned = self._planner(opts).plan(previous, target, pending_kinds=pending_kinds,
-                                               missing_is_drift=trusted)
+            planned = self._planner(opts, method).plan(
+                previous, target, pending_kinds=pending_kinds, missing_is_drift=trusted,
+                new_namespaces=[self.namespace] if plan.namespace_create else ())
         except (PlanError, KubeError) as exc:
             raise OperationError(str(exc), outcome) from exc
         plan.changes, plan.crds = planned.changes, crd_changes
         changed = (install or recover or plan.changed or _differs(current, last, inp)
-                   or _custom_labels(current) != labels)
+                   or last.get("apply_method", "csa") != method or _custom_labels(current) != labels)
         event = "install" if install else "upgrade"
         outcome.plan(plan, hooks=[] if opts.disable_hook or not changed else
                      [h["name"] for e in ("pre-", "post-") for h in hooks_for({"hooks": inp.hooks}, e + event)])
         outcome.changed = changed
         summary = plan_summary(plan.changes, plan.crds, plan.namespace_create)
-        opts.progress("plan", "%s: %s (%s)" % (event, summary, opts.strategy))
+        opts.progress("plan", "%s: %s (%s, %s)" % (event, summary, opts.strategy, method))
         if not changed:
             opts.progress("result", "no change: revision %d stays %s" % (current["version"], current["info"]["status"]))
             outcome.release = current
             return outcome
+        record = self._new_record(inp, version, current, install, method, "pending-" + event, labels)
+        try:
+            self.storage.check_size(record)
+        except StorageError as exc:
+            raise OperationError(str(exc), outcome) from exc
         if opts.check_mode:
-            outcome.release = self._new_record(inp, version, current, install, opts, "pending-" + event)
+            outcome.release = record
             set_status(outcome.release, "deployed", "Install complete" if install else "Upgrade complete")
             opts.progress("result", "check mode: revision %d would be deployed; nothing was written" % version)
             return outcome
@@ -177,23 +204,39 @@ class ReleaseEngine:
             opts.progress("apply", "create Namespace/%s" % self.namespace)
         lease = self._lease(opts)
         try:
-            if recover:
-                self._recover(last)
-            return self._run_present(inp, opts, plan, outcome, version, current, install, history)
+            if not self._moved(last):
+                if recover:
+                    self._recover(last)
+                return self._run_present(inp, opts, plan, outcome, version, current, install, method, labels)
         finally:
-            lease.release_lease()
+            lease.release_lease(keep=bool(self.storage.unsettled))
+        return self._replan(lambda: self.present(inp, opts), last)
 
-    def _new_record(self, inp, version, current, install, opts, status):
+    def _replan(self, again, last):
+        """Another operation finished between our plan and our lease: plan again on the new history.
+
+        Never apply a plan made against a history that moved (it would reuse that operation's revision
+        number); each replan follows a completed operation, so the depth is bounded by real contention.
+        """
+        self._replans = getattr(self, "_replans", 0) + 1
+        if self._replans > 3:
+            raise OperationError("%s: the release changed %d times while this operation was planning "
+                                 "(last seen revision %s)" % (IN_PROGRESS, self._replans - 1,
+                                                              last["version"] if last else "none"))
+        return again()
+
+    def _new_record(self, inp, version, current, install, method, status, labels):
         stamp = now()
         first = stamp if install or current is None else current["info"].get("first_deployed", stamp)
         rel = release_record(self.name, self.namespace, version, inp.chart, inp.config, inp.manifest,
                              [dict(h, last_run={"phase": ""}) for h in inp.hooks], status,
                              "Initial install underway" if install else "Preparing upgrade", first, stamp,
-                             inp.notes, "ssa" if opts.strategy == "server-side" else "csa")
-        rel["_labels"] = release_labels(None if install else current, opts.labels)
+                             inp.notes, method)
+        rel["_labels"] = dict(labels)
         return rel
 
-    def _plan_crds(self, inp, install, opts):
+    def _plan_crds(self, inp, install, opts, method):
+        """CRDs of ``crds/`` to create (install) or apply (``crds: upgrade``), predicted by a dry run."""
         changes, kinds = [], {}
         if opts.skip_crds or not inp.crds or not (install or opts.upgrade_crds):
             return changes, kinds
@@ -211,14 +254,28 @@ class ReleaseEngine:
                     gv = "%s/%s" % (spec.get("group"), ver.get("name"))
                     kinds[(gv, (spec.get("names") or {}).get("kind"))] = spec.get("scope") == "Namespaced"
                 if live is None:
-                    changes.append(Change("create", res, "", after=res.obj, crd=True))
+                    changes.append(Change("apply" if method == "ssa" else "create", res, "", after=res.obj, crd=True))
                 elif opts.upgrade_crds:
                     changes.append(Change("apply", res, "", before=live, after=res.obj, crd=True))
+        for change in changes:
+            change.after = self._dry_run_crd(change)
         return changes, kinds
 
-    def _run_present(self, inp, opts, plan, outcome, version, current, install, history):
+    def _dry_run_crd(self, change):
+        res = change.resource
+        try:
+            if change.action == "create":
+                answer = self.client.create(res.obj, dry_run=True)
+            else:
+                answer = self.client.patch(res.api_version, res.kind, res.name, None, res.obj, "apply",
+                                           dry_run=True, force=change.before is not None)
+        except ApiError as exc:
+            raise OperationError("failed to install CRD %s: %s" % (res.name, exc.message)) from exc
+        return assigned_marked(answer, res.obj) if change.before is None else answer
+
+    def _run_present(self, inp, opts, plan, outcome, version, current, install, method, labels):
         event = "install" if install else "upgrade"
-        rel = self._new_record(inp, version, current, install, opts, "pending-" + event)
+        rel = self._new_record(inp, version, current, install, method, "pending-" + event, labels)
         try:
             install_crds(self.client, plan.crds, progress=opts.progress)
             self.storage.create(rel, 0 if install else opts.history_max)
@@ -283,8 +340,9 @@ class ReleaseEngine:
                                  "set: %s" % (self.name, message), outcome)
         if opts.atomic and current is not None:
             opts.progress("atomic", "rolling back to revision %d" % current["version"])
-            back = Options(strategy=opts.strategy, timeout=opts.timeout, wait=opts.wait_mode(),
-                           wait_for_jobs=opts.wait_for_jobs, history_max=opts.history_max, progress=opts.progress)
+            back = Options(strategy=opts.strategy, server_side=opts.server_side, timeout=opts.timeout,
+                           wait=opts.wait_mode(), wait_for_jobs=opts.wait_for_jobs, history_max=opts.history_max,
+                           progress=opts.progress)
             self._rollback_locked(current["version"], back, Outcome("rollback", False))
             raise OperationError("release %s failed, and has been rolled back due to rollback-on-failure being "
                                  "set: %s" % (self.name, message), outcome)
@@ -305,7 +363,10 @@ class ReleaseEngine:
                 for rel in history:
                     self.storage.delete(self.name, rel["version"])
             return outcome
-        self._pending(last, opts)
+        try:
+            self._pending(last, opts)
+        except _Moved:
+            return self._replan(lambda: self.absent(opts), last)
         try:
             previous = parse_manifest(last.get("manifest") or "")
         except ManifestError as exc:
@@ -321,10 +382,12 @@ class ReleaseEngine:
             return outcome
         lease = self._lease(opts)
         try:
-            self._uninstall_records(opts, last, plan)
+            if not self._moved(last):
+                self._uninstall_records(opts, last, plan)
+                return outcome
         finally:
-            lease.release_lease()
-        return outcome
+            lease.release_lease(keep=bool(self.storage.unsettled))
+        return self._replan(lambda: self.absent(opts), last)
 
     def _uninstall_records(self, opts, last, plan=None):
         if plan is None:
@@ -364,7 +427,10 @@ class ReleaseEngine:
         if not history:
             raise OperationError('release: not found')
         last = history[-1]
-        recover = self._pending(last, opts)
+        try:
+            recover = self._pending(last, opts)
+        except _Moved:
+            return self._replan(lambda: self.rollback(revision, opts), last)
         outcome = Outcome("rollback", opts.check_mode)
         target_version = revision or last["version"] - 1
         if target_version < 1:
@@ -372,7 +438,7 @@ class ReleaseEngine:
         target = self.storage.get(self.name, target_version)
         if target is None:
             raise OperationError("release has no %d version" % target_version)
-        plan, changed = self._plan_rollback(last, target, opts, outcome, recover)
+        plan, changed, method = self._plan_rollback(last, target, opts, outcome, recover)
         outcome.changed = changed
         if not changed:
             opts.progress("result", "no change: revision %d already matches revision %d" % (last["version"],
@@ -380,18 +446,20 @@ class ReleaseEngine:
             outcome.release = last
             return outcome
         if opts.check_mode:
-            outcome.release = self._rollback_record(last, target, opts)
+            outcome.release = self._rollback_record(last, target, method)
             set_status(outcome.release, "deployed", "Rollback to %d" % target_version)
             opts.progress("result", "check mode: revision %d would roll back to %d; nothing was written"
                           % (last["version"] + 1, target_version))
             return outcome
         lease = self._lease(opts)
         try:
-            if recover:
-                self._recover(last)
-            return self._execute_rollback(last, target, plan, opts, outcome)
+            if not self._moved(last):
+                if recover:
+                    self._recover(last)
+                return self._execute_rollback(last, target, plan, opts, outcome, method)
         finally:
-            lease.release_lease()
+            lease.release_lease(keep=bool(self.storage.unsettled))
+        return self._replan(lambda: self.rollback(revision, opts), last)
 
     def _plan_rollback(self, last, target, opts, outcome, recover=False):
         try:
@@ -399,39 +467,37 @@ class ReleaseEngine:
             wanted = parse_manifest(target.get("manifest") or "")
         except ManifestError as exc:
             raise OperationError(str(exc)) from exc
-        if not opts.strategy or opts.strategy == "auto":
-            opts.strategy = "server-side" if target.get("apply_method") == "ssa" else "chart-delta"
+        method = apply_method(opts, target.get("apply_method"))
         try:
-            plan = self._planner(opts).plan(previous, wanted)
+            plan = self._planner(opts, method).plan(previous, wanted)
         except (PlanError, KubeError) as exc:
             raise OperationError(str(exc), outcome) from exc
         outcome.plan(plan, hooks=[] if opts.disable_hook else
                      [h["name"] for e in ("pre-rollback", "post-rollback") for h in hooks_for(target, e)])
         summary = plan_summary(plan.changes)
-        opts.progress("plan", "rollback to %d: %s (%s)" % (target["version"], summary, opts.strategy))
-        same = (last["info"]["status"] == "deployed" and _record_key(last) == _record_key(target)
-                and _custom_labels(last) == _custom_labels(target))
-        return plan, recover or plan.changed or not same
+        opts.progress("plan", "rollback to %d: %s (%s, %s)" % (target["version"], summary, opts.strategy, method))
+        same = (last["info"]["status"] == "deployed" and same_content(last, target)
+                and last.get("apply_method", "csa") == method and _custom_labels(last) == _custom_labels(target))
+        return plan, recover or plan.changed or not same, method
 
-    def _rollback_record(self, last, target, opts):
+    def _rollback_record(self, last, target, method):
         stamp = now()
         rel = release_record(self.name, self.namespace, last["version"] + 1, target.get("chart"),
                              target.get("config"), target.get("manifest", ""),
                              [dict(h, last_run={"phase": ""}) for h in target.get("hooks") or []], "pending-rollback",
                              "Rollback to %d" % target["version"], last["info"].get("first_deployed", stamp), stamp,
-                             target["info"].get("notes", ""), "ssa" if opts.strategy == "server-side" else "csa",
-                             rollback_revision=target["version"])
+                             target["info"].get("notes", ""), method, rollback_revision=target["version"])
         rel["_labels"] = _custom_labels(target)
         return rel
 
     def _rollback_locked(self, target_version, opts, outcome):
         history = self.storage.history(self.name, refresh=True)
         last, target = history[-1], self.storage.get(self.name, target_version)
-        plan, _changed = self._plan_rollback(last, target, opts, outcome)
-        return self._execute_rollback(last, target, plan, opts, outcome)
+        plan, _changed, method = self._plan_rollback(last, target, opts, outcome)
+        return self._execute_rollback(last, target, plan, opts, outcome, method)
 
-    def _execute_rollback(self, last, target, plan, opts, outcome):
-        rel = self._rollback_record(last, target, opts)
+    def _execute_rollback(self, last, target, plan, opts, outcome, method):
+        rel = self._rollback_record(last, target, method)
         try:
             self.storage.create(rel, opts.history_max)
         except StorageError as exc:
@@ -491,25 +557,28 @@ def release_labels(current, labels):
     return {k: v for k, v in out.items() if v != "null"}
 
 
-def _record_key(rel):
-    """What makes two revisions the same release content (not times, status or version)."""
-    if rel is None:
-        return None
-    hooks = [{k: h.get(k) for k in ("name", "kind", "path", "manifest", "events", "weight")}
-             for h in rel.get("hooks") or []]
-    chart = (rel.get("chart") or {}).get("metadata") or {}
-    return go_json([rel.get("manifest") or "", sorted_map(rel.get("config") or {}), sorted_map(chart), hooks,
-                    (rel.get("info") or {}).get("notes") or ""])
+def apply_method(opts, previous, install=False):
+    """``ssa`` or ``csa`` as Helm 4 chooses it: ``server_side`` true/false, or ``auto``: the method
+    ``previous`` (upgrade: the last revision; rollback: the target) was applied with, server-side for an
+    install. helm3 is client-side and server-side is server-side whatever the release had; ``force``
+    (replace) is client-side, as Helm 4 refuses force-replace with server-side apply."""
+    side = opts.server_side or "auto"
+    fixed = METHODS.get(opts.strategy)
+    if opts.force and (fixed == "ssa" or side == "true"):
+        raise OperationError("force (replace) cannot be combined with server-side apply (%s)"
+                             % ("apply_strategy: server-side" if fixed == "ssa" else "server_side: true"))
+    wanted = {"true": "ssa", "false": "csa"}.get(side)
+    if fixed and wanted and fixed != wanted:
+        raise OperationError("apply_strategy %s applies %s; it cannot be combined with server_side: %s"
+                             % (opts.strategy, "server-side" if fixed == "ssa" else "client-side", side))
+    if fixed or wanted:
+        return fixed or wanted
+    if opts.force:
+        return "csa"
+    return "ssa" if install or previous == "ssa" else "csa"
 
 
 def _differs(current, last, inp):
     if current is None or last is None or last is not current or current["info"]["status"] != "deployed":
         return True
-    return content_differs(current, inp)
-
-
-def content_differs(current, inp):
-    """Whether a ReleaseInput would store other content than revision ``current`` holds."""
-    wanted = {"manifest": inp.manifest, "config": inp.config, "chart": inp.chart, "hooks": inp.hooks,
-              "info": {"notes": inp.notes}}
-    return _record_key(current) != _record_key(wanted)
+    return differs(current, inp)

@@ -6,6 +6,8 @@ diffs, plans and returned objects) unless ``show_secrets``.
 import copy
 import datetime
 
+from ..plan.fields import ASSIGNED
+
 REDACTED = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
 _SERVER_META = ("managedFields", "resourceVersion", "uid", "creationTimestamp", "generation", "selfLink")
 
@@ -25,11 +27,12 @@ def redact(obj, show_secrets=False):
 
 
 def clean(obj):
-    """An object without server bookkeeping (for diffs and returns)."""
+    """An object without server bookkeeping (for diffs and returns); what a create would assign stays,
+    marked ``(assigned at creation)``."""
     if not isinstance(obj, dict):
         return obj
     out = dict(obj)
-    meta = {k: v for k, v in (obj.get("metadata") or {}).items() if k not in _SERVER_META}
+    meta = {k: v for k, v in (obj.get("metadata") or {}).items() if k not in _SERVER_META or v == ASSIGNED}
     out["metadata"] = meta
     return out
 

@@ -30,7 +30,8 @@ CONNECTION = {
                         "Defaults to the kubeconfig's setting (verify unless it says insecure-skip-tls-verify)."]},
     "binary_path": {
         "type": "path",
-        "description": ["Accepted for compatibility with kubernetes.core.helm and ignored (no helm binary is used)."]},
+        "description": ["Accepted for compatibility with kubernetes.core and ignored with a warning (no helm binary "
+                        "is used)."]},
     "storage_driver": {
         "type": "str", "default": "secret", "choices": ["secret", "secrets", "configmap", "configmaps"],
         "env": "HELM_DRIVER",
@@ -94,15 +95,25 @@ _STRATEGY = {
     "apply_strategy": {
         "type": "str", "choices": ["chart-delta", "helm3", "server-side"],
         "description": [
-            "How existing objects are updated.",
-            "C(chart-delta) (default for install/upgrade) sends only what the chart changed between the deployed "
-            "revision and the new one, so changes made outside the chart are kept.",
-            "C(helm3) is Helm 3's three-way merge (hand edits to chart fields are reverted).",
-            "C(server-side) is server-side apply with field manager C(helm); the release is recorded with "
-            "C(apply_method: ssa).",
-            "For rollback the default follows the target revision's apply method."]},
+            "What is sent to update existing objects (default C(chart-delta), also for rollback).",
+            "C(chart-delta) sends only what the chart changed between the deployed revision and the new one, so "
+            "changes made outside the chart are kept. It runs over the apply method I(server_side) selects: "
+            "client-side, a patch of the chart's changes; server-side, an apply of the new manifest without the "
+            "unchanged fields someone else has taken over (field manager C(helm), the chart's changes forced).",
+            "C(helm3) is Helm 3's client-side three-way merge (hand edits to chart fields are reverted); the "
+            "revision is recorded with C(apply_method: csa).",
+            "C(server-side) is Helm 4's server-side apply of the whole manifest with field manager C(helm) "
+            "(conflicts with other managers fail unless I(force_conflicts)); recorded with C(apply_method: ssa)."]},
     "server_side": {"type": "str", "choices": ["auto", "true", "false"],
-                    "description": ["Helm 4's C(--server-side): C(true) means I(apply_strategy=server-side)."]},
+                    "description": [
+                        "Helm 4's C(--server-side): how C(chart-delta) applies (default C(auto)).",
+                        "C(auto): an install applies server-side; an upgrade keeps the apply method recorded in "
+                        "the release's last revision (C(apply_method), none means client-side, as Helm 3 wrote "
+                        "it); a rollback the one of the revision it returns to.",
+                        "C(true)/C(false) choose server-side/client-side apply; the revision records it. Moving "
+                        "to server-side first turns C(helm)'s client-side managedFields entries into its Apply "
+                        "entry, as Helm 4 does.",
+                        "C(force) (replace) is client-side only."]},
     "force_conflicts": {"type": "bool", "default": False,
                         "description": ["With server-side apply, take over fields owned by other field managers."]},
     "force": {"type": "bool", "default": False,
@@ -131,7 +142,11 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
     "release_values": {"type": "dict", "default": {}, "aliases": ["values"],
                        "description": ["Values to pass to the chart (like C(-f) with a values file)."]},
     "values_files": {"type": "list", "elements": "str", "default": [],
-                     "description": ["Values files, merged in order before I(release_values)."]},
+                     "description": ["Values files, merged in order before I(release_values).",
+                                     "An entry may be an C(https://) or C(http://) URL, like Helm's C(-f <url>): it is fetched "
+                                     "(before anything touches the cluster) with the chart's TLS options and credentials "
+                                     "(sent to the I(chart_repo_url) host, or to the URL itself without one); a failure "
+                                     "names the URL and the HTTP status."]},
     "set_values": {"type": "list", "elements": "dict",
                    "description": ["Values like C(--set), C(--set-string), C(--set-json), C(--set-file), "
                                    "C(--set-literal)."],
@@ -223,8 +238,10 @@ RELEASE_INFO = {
                           "description": ["Namespace of the release(s)."]},
     "release_state": {"type": "list", "elements": "str", "default": [],
                       "choices": ["all", "deployed", "failed", "pending", "superseded", "uninstalled", "uninstalling"],
-                      "description": ["With no I(release_name): only list releases in these states (default: "
-                                      "deployed and failed, as C(helm list))."]},
+                      "description": ["Only releases whose latest revision is in one of these states, as C(helm list) "
+                                      "filters (default: deployed and failed). With I(release_name), a release "
+                                      "filtered out (or missing, or uninstalled with its history kept) returns no "
+                                      "C(status), as kubernetes.core.helm_info."]},
     "revision": {"type": "int", "description": ["Describe this revision instead of the latest."]},
     "get_all_values": {"type": "bool", "default": False,
                        "description": ["Return the chart's default values coalesced with the user values."]},
@@ -234,6 +251,24 @@ RELEASE_INFO = {
                                  "as C(helm list --selector) (C(key=value), C(key!=value), comma-separated)."]},
     "show_secrets": _TIMING["show_secrets"],
 }
+
+
+def _unused(opt):
+    """A connection option a module accepts only for module_defaults: same type, no env fallback."""
+    out = {key: copy.deepcopy(value) for key, value in opt.items() if key not in ("env", "description")}
+    out["description"] = ["Accepted so that C(module_defaults) of the C(helm) action group apply; not used."]
+    return out
+
+
+def _unused_connection(*except_):
+    """The group's connection options for a module that does not talk to a cluster: accepted (one
+    ``module_defaults`` block for ``group/helmless.core.helm`` serves every module) and not used;
+    ``binary_path`` keeps its own description (it warns everywhere)."""
+    out = {name: _unused(opt) for name, opt in CONNECTION.items() if name not in except_ and name != "binary_path"}
+    if "binary_path" not in except_:
+        out["binary_path"] = copy.deepcopy(CONNECTION["binary_path"])
+    return out
+
 
 TEMPLATE = dict({
     "chart_ref": {"type": "path", "required": True,
@@ -250,14 +285,18 @@ TEMPLATE = dict({
     "chart_repo_url": {"type": "str",
                        "description": ["URL of the chart repository; I(chart_ref) is then a chart name in its "
                                        "C(index.yaml)."]},
-    "release_name": {"type": "str", "default": "release-name", "aliases": ["name"],
-                     "description": ["Release name (C(.Release.Name))."]},
+    "release_name": {"type": "str", "aliases": ["name"],
+                     "description": ["Release name (C(.Release.Name)); C(release-name) when not given, as Helm."]},
     "release_namespace": {"type": "str", "default": "default", "aliases": ["namespace"],
                           "description": ["Release namespace (C(.Release.Namespace))."]},
     "release_values": {"type": "dict", "default": {}, "aliases": ["values"],
                        "description": ["Values to pass to the chart, applied after I(values_files)."]},
     "values_files": {"type": "list", "elements": "str", "default": [],
-                     "description": ["Value files (YAML) applied in order, before I(release_values)."]},
+                     "description": ["Value files (YAML) applied in order, before I(release_values).",
+                                     "An entry may be an C(https://) or C(http://) URL, like Helm's C(-f <url>): it is fetched "
+                                     "(before anything touches the cluster) with the chart's TLS options and credentials "
+                                     "(sent to the I(chart_repo_url) host, or to the URL itself without one); a failure "
+                                     "names the URL and the HTTP status."]},
     "set_values": {"type": "list", "elements": "dict",
                    "description": ["Values as with C(--set) and friends. Helm applies them by type, in the order "
                                    "json, raw, string, file, literal."],
@@ -298,7 +337,6 @@ TEMPLATE = dict({
                                       "kustomize plugin configs)."]},
     "enable_plugins": {"type": "bool", "default": False,
                        "description": ["Allow kustomize exec plugins in I(post_renderer)."]},
-    "binary_path": {"type": "path", "description": ["Ignored (no helm binary is used)."]},
     "update_repo_cache": {"type": "bool", "default": False,
                           "description": ["With I(chart_ref=repo_name/chart_name), download the repository index "
                                           "again first."]},
@@ -307,7 +345,7 @@ TEMPLATE = dict({
                                           "(C(--insecure-skip-tls-verify))."]},
     "plain_http": {"type": "bool", "default": False,
                    "description": ["Talk plain HTTP to the OCI registry of an C(oci://) I(chart_ref)."]},
-}, **{k: copy.deepcopy(v) for k, v in REPO_ACCESS.items() if k != "insecure_skip_tls_verify"})
+}, **{k: copy.deepcopy(v) for k, v in REPO_ACCESS.items() if k != "insecure_skip_tls_verify"}, **_unused_connection())
 
 REPOSITORY = dict({
     "repo_name": {"type": "str", "required": True, "aliases": ["name"],
@@ -321,7 +359,7 @@ REPOSITORY = dict({
                      "description": ["Replace a repository of the same name with another URL, and download the "
                                      "index again even when the entry is unchanged (C(helm repo add "
                                      "--force-update)); always reported as a change, as kubernetes.core does."]},
-}, **copy.deepcopy(REPO_ACCESS))
+}, **copy.deepcopy(REPO_ACCESS), **_unused_connection())
 
 # kubernetes.core.helm_pull's names: chart_* TLS files, skip_tls_certs_check; the repository module's
 # ca_file/cert_file/key_file are aliases.
@@ -370,16 +408,8 @@ PULL = {
                              "description": ["Not supported (see I(verify_chart)); setting it fails the task."]},
     "provenance": {"type": "bool", "default": False,
                    "description": ["Not supported - C(.prov) files are not fetched; C(true) fails the task."]},
-    "binary_path": {"type": "path", "description": ["Ignored (no helm binary is used)."]},
 }
-
-
-def _unused(opt):
-    """A connection option a module accepts only for module_defaults: same type, no env fallback."""
-    out = {key: copy.deepcopy(value) for key, value in opt.items() if key not in ("env", "description")}
-    out["description"] = ["Accepted so that C(module_defaults) of the C(helm) action group apply; not used."]
-    return out
-
+PULL.update(_unused_connection())
 
 # kubernetes.core.helm_registry_auth's names; the cluster connection options (but host, which is the
 # registry here) are accepted so module_defaults for the helm group apply, and are not used.
@@ -401,8 +431,7 @@ REGISTRY_AUTH = dict({
     "key_file": {"type": "path", "description": ["Key of I(cert_file)."]},
     "plain_http": {"type": "bool", "default": False,
                    "description": ["Talk plain HTTP to the registry (C(helm registry login --plain-http))."]},
-    "binary_path": {"type": "path", "description": ["Ignored (no helm binary is used)."]},
-}, **{name: _unused(opt) for name, opt in CONNECTION.items() if name not in ("host", "binary_path")})
+}, **_unused_connection("host"))
 
 IGNORED = ("binary_path", "replace")
 

@@ -9,13 +9,17 @@ import re
 
 from ..actions.info import describe, list_releases
 from ..goyaml import merge_maps
-from ..actions.operations import OperationError, Options, ReleaseEngine, content_differs
+from ..actions.operations import OperationError, Options, ReleaseEngine
+from ..actions.printer import operation_stdout
+from ..actions.sameness import differs, record_of, same_content
 from ..actions.progress import Progress
 from ..kube.client import KubeClient
 from ..kube.config import load_connection
 from ..kube.errors import KubeError
 from ..kube.readiness import wait_strategy
 from ..chart.capabilities import HELM_VERSION
+from .commands import (pull_command, registry_command, release_command, release_test_command, repository_command,
+                       rollback_command, template_command)
 from .options import IGNORED
 
 _NAME_RE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
@@ -26,9 +30,10 @@ _UNIT = {"h": 3600, "m": 60, "s": 1, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 
 class ModuleFailure(Exception):
     """Fail the task with this message (and the partial result in ``result``)."""
 
-    def __init__(self, message, result=None):
+    def __init__(self, message, result=None, warnings=()):
         super().__init__(message)
         self.result = result or {}
+        self.warnings = list(warnings)
 
 
 _SENSITIVE = ("token", "password", "client-key-data", "client-certificate-data", "id-token", "refresh-token",
@@ -75,7 +80,8 @@ def connect(params):
     return KubeClient(conn, cache_dir=os.environ.get("HELMLESS_CACHE_DIR"))
 
 
-def _warnings(params):
+def ignored_warnings(params):
+    """One warning per accepted-but-ignored option that is set (every module, also when the task fails)."""
     return ["%s is ignored by helmless.core (see the option's documentation)" % name
             for name in IGNORED if params.get(name)]
 
@@ -84,12 +90,6 @@ def _validate_name(name):
     if not name or len(name) > 53 or not _NAME_RE.match(name):
         raise ModuleFailure('invalid release name "%s": names must be lowercase DNS-1123 labels of at most 53 '
                             'characters' % name)
-
-
-def _strategy(params, default="chart-delta"):
-    if params.get("server_side") == "true":
-        return "server-side"
-    return params.get("apply_strategy") or default
 
 
 def _wait(params):
@@ -102,7 +102,8 @@ def _wait(params):
 
 def _options(params, check_mode, progress, **extra):
     timeout = parse_duration(params.get("timeout") or params.get("wait_timeout"))
-    return Options(check_mode=check_mode, strategy=extra.pop("strategy"), take_ownership=params.get("take_ownership", False),
+    return Options(check_mode=check_mode, strategy=params.get("apply_strategy") or "chart-delta",
+                   server_side=params.get("server_side") or "auto", take_ownership=params.get("take_ownership", False),
                    force=params.get("force", False), force_conflicts=params.get("force_conflicts", False),
                    wait=_wait(params), wait_for_jobs=params.get("wait_for_jobs", False), timeout=timeout,
                    atomic=bool(params.get("atomic") or params.get("rollback_on_failure")),
@@ -116,20 +117,45 @@ def _result(outcome, params, diff, client, warnings, progress):
     result["api_requests"] = {"total": client.count(), "writes": client.count(writes_only=True, include_dry_run=False)}
     result["progress"] = progress.lines
     result["helm_version"] = HELM_VERSION
+    # as kubernetes.core.helm: helm's output when it ran a command, '' in check mode and when nothing changed
+    ran = outcome.changed and not outcome.check_mode and outcome.release is not None
+    result["stdout"] = operation_stdout(outcome.operation, outcome.release, params["release_name"]) if ran else ""
+    result["stderr"] = _lines(warnings)
+    result["command"] = (rollback_command(params) if outcome.operation == "rollback" else
+                         release_command(params, uninstall=outcome.operation == "uninstall"))
     return result, warnings
 
 
-def _fail(exc, params, diff, client, warnings, progress):
+def _fail(exc, params, diff, client, warnings, progress, command):
     partial = {"progress": progress.lines}
     if getattr(exc, "outcome", None) is not None:
         partial = _result(exc.outcome, params, diff, client, warnings, progress)[0]
         partial["changed"] = not exc.outcome.check_mode and exc.outcome.release is not None
+    partial.update(_failed_output(exc, warnings, command))
     return ModuleFailure(str(exc), partial)
+
+
+def _values_sources(params, warnings, command, **extra):
+    from ..repo import RepoError, values_sources
+    try:
+        return values_sources(params)
+    except RepoError as exc:
+        raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), **extra)) from exc
+
+
+def _failed_output(exc, warnings, command):
+    """helm's output when it fails: nothing on stdout, the warnings then ``Error: ...`` on stderr."""
+    return {"stdout": "", "stderr": _lines(warnings) + "Error: %s\n" % exc, "command": command}
+
+
+def _lines(messages):
+    """Messages as a program prints them to stderr, one a line."""
+    return "".join(m + "\n" for m in messages)
 
 
 def _render(params, engine, client, progress, warnings):
     """Render the chart with the cluster's capabilities and lookup; returns a ReleaseInput."""
-    from ..actions.inputs import from_render
+    from ..actions.inputs import from_record, from_render
     from ..render import RenderError, merge_user_values, render_release
 
     from ..repo import RepoError, chart_from_options
@@ -153,29 +179,48 @@ def _render(params, engine, client, progress, warnings):
             config = merge_maps(copy.deepcopy(current.get("config") or {}), config)
         version = client.server_version()
 
-        def render(revision, is_install):
+        def render(revision, is_install, vary=False):
             return render_release(
                 chart_ref, name=params["release_name"], namespace=params["release_namespace"], values=config,
                 revision=revision, is_install=is_install, is_upgrade=not is_install,
                 kube_version=version.get("gitVersion"), api_versions=client.discovery.api_versions(),
-                lookup=lookup_for(client), post_renderer=params.get("post_renderer"),
+                lookup=None if vary else lookup_for(client), post_renderer=params.get("post_renderer"),
                 enable_plugins=params.get("enable_plugins", False),
-                skip_schema_validation=params.get("skip_schema_validation", False))
+                skip_schema_validation=params.get("skip_schema_validation", False), vary=vary)
+
+        probed = []
+
+        def probe(as_then):
+            try:
+                probed.append(from_render(render(*as_then, vary=True)))
+            except RenderError:
+                return None
+            return probed[-1]
 
         same = False
         if installed and current is history[-1] and current["info"]["status"] == "deployed":
             # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
             # then) so charts that print their revision stay idempotent; only a real change renders anew.
-            result = render(current["version"], _was_install(current))
+            as_then = (current["version"], _was_install(current))
+            result = render(*as_then)
             inp = from_render(result)
-            same = not content_differs(current, inp)
+            same = not differs(current, inp, lambda: probe(as_then))
+            if same:
+                rerolled = not same_content(current, record_of(inp))
+                inp = from_record(current, inp.crds)  # plan and keep exactly what is deployed
         if not same:
             result = render((history[-1]["version"] + 1) if history else 1, not installed)
             inp = from_render(result)
     except RenderError as exc:
         progress("render", "failed: %s" % exc)
         raise ModuleFailure(str(exc), {"progress": progress.lines}) from exc
-    progress("render", _rendered(result) + (": same content as revision %d" % current["version"] if same else ""))
+    note = ""
+    if same:
+        note = ": same content as revision %d" % current["version"]
+        if rerolled:
+            names = sorted(set(result.nondeterministic).union(*(p.nondeterministic for p in probed)))
+            note += " (only what %s generate differs)" % ", ".join(names)
+    progress("render", _rendered(result) + note)
     have = result.chart.metadata.get("version")
     if want and want != have:
         raise ModuleFailure("chart_version %s requested but %s has version %s" % (want, chart_ref, have))
@@ -207,40 +252,50 @@ def lookup_for(client):
 
 def run_release(params, check_mode=False, diff=False):
     progress = Progress()
-    warnings = _warnings(params)
+    warnings = ignored_warnings(params)
+    absent = params.get("release_state", "present") == "absent"
+    command = release_command(params, uninstall=absent)
     _validate_name(params["release_name"])
-    _wait(params)
+    try:
+        _wait(params)
+    except ModuleFailure as exc:
+        exc.result.update(_failed_output(exc, warnings, command))
+        raise
+    if not absent:  # values from URLs are fetched before anything touches the cluster
+        params = dict(params, values_files=_values_sources(params, warnings, command))
     client = connect(params)
     engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
                            params.get("storage_driver") or "secret")
     try:
-        if params.get("release_state", "present") == "absent":
-            opts = _options(params, check_mode, progress, strategy="chart-delta", purge=params.get("purge", True))
+        if absent:
+            opts = _options(params, check_mode, progress, purge=params.get("purge", True))
             return _result(engine.absent(opts), params, diff, client, warnings, progress)
         inp = _render(params, engine, client, progress, warnings)
         crds = params.get("crds") or "install"
-        opts = _options(params, check_mode, progress, strategy=_strategy(params),
-                        create_namespace=params.get("create_namespace", False),
+        opts = _options(params, check_mode, progress, create_namespace=params.get("create_namespace", False),
                         skip_crds=params.get("skip_crds", False) or crds == "skip", upgrade_crds=crds == "upgrade",
                         description=params.get("description"), labels=params.get("labels"))
         return _result(engine.present(inp, opts), params, diff, client, warnings, progress)
     except (OperationError, KubeError) as exc:
-        raise _fail(exc, params, diff, client, warnings, progress) from exc
+        raise _fail(exc, params, diff, client, warnings, progress, command) from exc
+    except ModuleFailure as exc:
+        exc.result.update(_failed_output(exc, warnings, command))
+        raise
 
 
 def run_rollback(params, check_mode=False, diff=False):
     progress = Progress()
-    warnings = _warnings(params)
+    warnings = ignored_warnings(params)
     _wait(params)
     client = connect(params)
     engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
                            params.get("storage_driver") or "secret")
     try:
-        opts = _options(params, check_mode, progress, strategy=_strategy(params, default="auto"))
+        opts = _options(params, check_mode, progress)
         return _result(engine.rollback(params.get("revision") or 0, opts), params, diff, client, warnings,
                        progress)
     except (OperationError, KubeError) as exc:
-        raise _fail(exc, params, diff, client, warnings, progress) from exc
+        raise _fail(exc, params, diff, client, warnings, progress, rollback_command(params)) from exc
 
 
 def run_release_test(params, check_mode=False):
@@ -249,6 +304,8 @@ def run_release_test(params, check_mode=False):
     from ..actions.testing import TestFailed, run_tests
 
     progress = Progress()
+    warnings = ignored_warnings(params)
+    command = release_test_command(params)
     _validate_name(params["release_name"])
     timeout = parse_duration(params.get("timeout"))
     client = connect(params)
@@ -258,27 +315,30 @@ def run_release_test(params, check_mode=False):
         rel, tests = run_tests(engine, params.get("filter") or (), timeout, params.get("logs", False), check_mode,
                                progress)
     except TestFailed as exc:
-        raise ModuleFailure(str(exc), {"changed": True, "tests": exc.tests, "progress": progress.lines}) from exc
+        raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), changed=True, tests=exc.tests,
+                                           progress=progress.lines)) from exc
     except (OperationError, KubeError) as exc:
-        raise ModuleFailure(str(exc), {"changed": False, "progress": progress.lines}) from exc
-    return {"changed": bool(tests), "status": release_status(rel), "tests": tests,
-            "progress": progress.lines}, _warnings(params)
+        raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), changed=False,
+                                           progress=progress.lines)) from exc
+    return {"changed": bool(tests), "status": release_status(rel), "tests": tests, "progress": progress.lines,
+            "command": command}, warnings
 
 
 def run_info(params):
+    warnings = ignored_warnings(params)
     client = connect(params)
     engine = ReleaseEngine(client, params.get("release_name") or "", params["release_namespace"],
                            params.get("storage_driver") or "secret")
     try:
         if params.get("release_name"):
             status = describe(engine, params.get("revision"), params.get("get_all_values", False),
-                              params.get("show_secrets", False))
+                              params.get("show_secrets", False), params.get("release_state") or ())
             result = {"changed": False}
             if status is not None:
                 result["status"] = status
-            return result, []
+            return result, warnings
         return {"changed": False, "releases": list_releases(engine, params.get("release_state") or [],
-                                                            params.get("selector"))}, []
+                                                            params.get("selector"))}, warnings
     except (OperationError, KubeError) as exc:
         raise ModuleFailure(str(exc)) from exc
 
@@ -289,10 +349,29 @@ def run_module(module, run, *args):
     try:
         result, warnings = run(module.params, *args)
     except ModuleFailure as exc:
+        for warning in ignored_warnings(module.params) + exc.warnings:
+            module.warn(warning)
         module.fail_json(msg=str(exc), **exc.result)
     for warning in warnings:
         module.warn(warning)
     module.exit_json(**result)
+
+
+def run_template_task(params, check_mode=False):
+    """``helm template`` for the template module: the render, plus helm's ``stdout``/``stderr``/``rc``."""
+    from ..render.template import TemplateError, run_template
+
+    command = template_command(params)
+    warnings = ignored_warnings(params)
+    params = dict(params, values_files=_values_sources(params, warnings, command, rc=1))
+    try:
+        result, more = run_template(dict(params, check_mode=check_mode))
+    except TemplateError as exc:
+        raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), rc=1)) from exc
+    warnings += more
+    result.update(changed=bool(result.get("files")) and not check_mode, stderr=_lines(warnings), rc=0,
+                  command=command, helm_version=HELM_VERSION)
+    return result, warnings
 
 
 def run_repository(params, check_mode=False):
@@ -309,9 +388,10 @@ def run_repository(params, check_mode=False):
                                params.get("ca_file"), params.get("cert_file"), params.get("key_file"))
             changed, message = add_repository(entry, params.get("force_update", False), check_mode)
     except RepoError as exc:
-        raise ModuleFailure(str(exc)) from exc
-    return {"changed": changed, "repo_name": name, "repo_url": params.get("repo_url"), "stdout": message}, \
-        _warnings(params)
+        raise ModuleFailure(str(exc), _failed_output(exc, (), repository_command(params))) from exc
+    warnings = ignored_warnings(params)
+    return {"changed": changed, "repo_name": name, "repo_url": params.get("repo_url"), "stdout": message + "\n",
+            "stderr": _lines(warnings), "command": repository_command(params)}, warnings
 
 
 def run_pull(params, check_mode=False):
@@ -333,9 +413,11 @@ def run_pull(params, check_mode=False):
                             params.get("repo_url") or None, access, params.get("chart_devel", False),
                             params.get("untar_chart", False), params.get("plain_http", False), check_mode)
     except RepoError as exc:
-        raise ModuleFailure(str(exc)) from exc
+        raise ModuleFailure(str(exc), dict(_failed_output(exc, (), pull_command(params)), rc=1)) from exc
+    warnings = ignored_warnings(params)
     return {"changed": pulled.changed, "chart": pulled.name, "version": pulled.version, "path": pulled.path,
-            "digest": pulled.digest}, _warnings(params)
+            "digest": pulled.digest, "stdout": pulled.output, "stderr": _lines(warnings), "rc": 0,
+            "command": pull_command(params)}, warnings
 
 
 def run_registry_auth(params, check_mode=False):
@@ -363,5 +445,7 @@ def run_registry_auth(params, check_mode=False):
                 Registry(host, access, params.get("plain_http", False)).get("/v2/")
             changed, message = login(host, params["username"], params["password"], verify, check_mode)
     except RepoError as exc:
-        raise ModuleFailure(str(exc)) from exc
-    return {"changed": changed, "host": host, "stdout": message, "stdout_lines": [message]}, _warnings(params)
+        raise ModuleFailure(str(exc), _failed_output(exc, (), registry_command(params, host))) from exc
+    warnings = ignored_warnings(params)
+    return {"changed": changed, "host": host, "stdout": message + "\n", "stdout_lines": [message],
+            "stderr": _lines(warnings), "command": registry_command(params, host)}, warnings

@@ -19,7 +19,7 @@ import zlib
 from ..gotemplate.strconv import go_quote
 from .errors import ChartError
 from .ignore import HELMIGNORE, Rules
-from .metadata import APIVERSION_V1, decode_lock, decode_metadata, validate_metadata
+from .metadata import APIVERSION_V1, decode_lock, decode_metadata, decode_struct, json_kind, validate_metadata
 from .model import Chart
 
 MAX_CHART_SIZE = 100 * 1024 * 1024
@@ -28,18 +28,49 @@ _DRIVE_RE = re.compile(r"^[a-zA-Z]:/")
 
 
 def load_chart(path):
-    """Load the chart at ``path`` (a chart directory or a gzipped tar archive)."""
+    """Load the chart at ``path`` (a chart directory or a gzipped tar archive) as the helm CLI does
+    (pkg/chart/loader): Chart.yaml's apiVersion picks the loader first, and it refuses what the CLI refuses
+    with the CLI's messages."""
     path = os.fspath(path)
     try:
         st = os.stat(path)
     except OSError as exc:
         raise ChartError("stat %s: %s" % (path, _os_reason(exc)))
     if stat.S_ISDIR(st.st_mode):
+        chart_yaml = os.path.join(os.path.abspath(path), "Chart.yaml")
+        try:
+            with open(chart_yaml, "rb") as handle:
+                _check_api_version(handle.read())
+        except OSError as exc:
+            raise ChartError("unable to detect chart at %s: open %s: %s" % (chart_yaml, chart_yaml, _os_reason(exc)))
         return load_dir(path)
     with open(path, "rb") as handle:
         data = handle.read(MAX_CHART_SIZE + 1)
     _ensure_archive(path, data)
+    try:
+        files = archive_files(data)
+    except ChartError:
+        raise ChartError("unable to load chart archive")  # the CLI drops the archive reader's reason
+    chart_yaml = next((content for name, content in files if name == "Chart.yaml"), None)
+    if chart_yaml is None:
+        raise ChartError("unable to detect chart version, no Chart.yaml found")
+    _check_api_version(chart_yaml)
     return load_archive(data)
+
+
+def _check_api_version(chart_yaml):
+    """The CLI's loader choice: v1, v2 (or none) load as chart API v2; v3 charts are refused by install
+    and template; any other version is unsupported."""
+    data = _load_yaml(chart_yaml, "Chart.yaml")
+    if data is not None and not isinstance(data, dict):
+        raise ChartError("cannot load Chart.yaml: error unmarshaling JSON: while decoding JSON: json: cannot "
+                         "unmarshal %s into Go value of type loader.chartBase" % json_kind(data))
+    version = decode_struct(data, "Chart.yaml", (("apiVersion", "APIVersion", "string"),), "chartBase")
+    version = version.get("apiVersion") or ""
+    if version == "v3":
+        raise ChartError("invalid chart apiVersion")
+    if version not in ("v1", "v2", ""):
+        raise ChartError("unsupported chart version")
 
 
 def _os_reason(exc):

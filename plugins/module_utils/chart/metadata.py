@@ -114,7 +114,7 @@ class _Decoder(object):
     def fail(self, value, struct_name, field, kind):
         raise ChartError("cannot load %s: error unmarshaling JSON: while decoding JSON: json: cannot "
                          "unmarshal %s into Go struct field %s.%s of type %s"
-                         % (self.filename, _json_kind(value), struct_name, field, _GO_KIND.get(kind, kind)))
+                         % (self.filename, json_kind(value), struct_name, field, _GO_KIND.get(kind, kind)))
 
     def struct(self, data, fields, struct_name):
         out = {}
@@ -122,7 +122,7 @@ class _Decoder(object):
             return out
         if not isinstance(data, dict):
             raise ChartError("cannot load %s: error unmarshaling JSON: while decoding JSON: json: cannot "
-                             "unmarshal %s into Go value of type v2.%s" % (self.filename, _json_kind(data), struct_name))
+                             "unmarshal %s into Go value of type v2.%s" % (self.filename, json_kind(data), struct_name))
         lookup = {}
         for spec in fields:
             lookup.setdefault(spec[0].lower(), spec)
@@ -195,7 +195,8 @@ def _ordered(out, fields):
     return {spec[0]: out[spec[0]] for spec in fields if spec[0] in out}
 
 
-def _json_kind(value):
+def json_kind(value):
+    """The JSON type name Go's json errors use (number, string, array, object, bool, null)."""
     if value is None:
         return "null"
     return _JSON_KIND.get(type(value), "value")
@@ -211,6 +212,11 @@ def decode_metadata(data, filename="Chart.yaml", into=None):
     out = dict(into or {})
     out.update(decoded)
     return order_metadata(out)
+
+
+def decode_struct(data, filename, fields, struct_name):
+    """``data`` decoded into a Go struct of ``fields`` ((json name, Go name, kind), ...)."""
+    return _Decoder(filename).struct(data, fields, struct_name)
 
 
 def decode_lock(data, filename="Chart.lock"):

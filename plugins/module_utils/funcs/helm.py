@@ -7,6 +7,7 @@ so the engine builds them per render with :func:`render_funcs`.
 from .. import goyaml
 from ..gotemplate.errors import WrappedError
 from ..gotemplate.signature import go_signature
+from .durations import DURATION_FUNCS
 
 WARN_START = "HELM_ERR_START"
 WARN_END = "HELM_ERR_END"
@@ -178,6 +179,7 @@ HELM_FUNCS = {
     "getHostByName": get_host_by_name,
     "lookup": empty_lookup,
 }
+HELM_FUNCS.update(DURATION_FUNCS)
 
 # Sprig functions Helm removes from the map it hands to templates.
 REMOVED_SPRIG = ("env", "expandenv")

@@ -1,7 +1,13 @@
 """A small REST client: plain JSON over urllib3, so any kind (custom resources included) takes one path.
- Every request is counted, so callers can
-prove a no-op run made no write, and transient failures (429, 5xx, connection resets) are retried with
-backoff as client-go does.
+
+Every request is counted, so callers can prove a no-op run made no write. Transient failures are retried
+only where a retry cannot do harm: what the server certainly did not process (a refused connection, for
+up to ``down_for`` seconds while an API server restarts; 429, or a 5xx carrying Retry-After, as client-go
+retries them) is resent whatever the method; an uncertain outcome (a reset after the request went out, a
+5xx without Retry-After) is resent only where repeating changes nothing (GET, PUT, DELETE, merge and
+apply patches). A create whose outcome is unknown is resent, and an AlreadyExists answer then is taken
+as success only when the object is the one we sent (``_created_by_us``). A 401 for an exec-plugin token
+runs the plugin again and resends once.
 """
 import json
 import threading
@@ -9,7 +15,7 @@ import time
 from urllib.parse import quote, urlencode
 
 from .discovery import Discovery
-from .errors import ApiError, KubeError, Unreachable
+from .errors import ApiError, KubeError, ResponseLost, Unreachable
 
 PATCH_TYPES = {
     "strategic": "application/strategic-merge-patch+json",
@@ -19,20 +25,40 @@ PATCH_TYPES = {
 }
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 _RETRY_STATUS = (429, 500, 502, 503, 504)
+_UNCERTAIN_STATUS = (500, 502, 503, 504)  # without Retry-After: the server may have applied the request
+_IDEMPOTENT = ("GET", "HEAD", "PUT", "DELETE")
+_IDEMPOTENT_PATCHES = (PATCH_TYPES["strategic"], PATCH_TYPES["merge"], PATCH_TYPES["apply"])
+MAX_RETRY_AFTER = 30
+
+
+def _connect_failed(exc):
+    """True when the request never reached the server (so resending it is always safe)."""
+    import urllib3.exceptions as u3
+
+    reason = getattr(exc, "reason", None) or exc
+    return isinstance(reason, (u3.NewConnectionError, u3.ConnectTimeoutError)) or isinstance(
+        exc, (u3.NewConnectionError, u3.ConnectTimeoutError))
+
+
+def _retry_after(resp):
+    value = (resp.headers.get("Retry-After") or "").strip()
+    return min(int(value), MAX_RETRY_AFTER) if value.isdigit() else None
 
 
 class KubeClient:
     """JSON requests to one cluster, with discovery, retries and request accounting."""
 
-    def __init__(self, connection, field_manager="helm", cache_dir=None, retries=5, timeout=60):
+    def __init__(self, connection, field_manager="helm", cache_dir=None, retries=5, timeout=60, down_for=90):
         self.connection = connection
         self.host = connection.host
         self.field_manager = field_manager
         self.retries = retries
+        self.down_for = down_for  # seconds a refused connection is retried (an API server restarting)
         self.timeout = timeout
         self._pool = connection.pool()
         self._lock = threading.Lock()
         self.requests = []  # (method, path, dry_run)
+        self.retried = []  # (method, path, why): every request that was sent again
         self.discovery = Discovery(self, cache_dir)
 
     # ---- accounting -------------------------------------------------------------------------
@@ -65,31 +91,49 @@ class KubeClient:
         if body is not None:
             data = body if isinstance(body, (str, bytes)) else json.dumps(body)
             content_type = content_type or "application/json"
-        attempt = 0
+        idempotent = method in _IDEMPOTENT or (method == "PATCH" and content_type in _IDEMPOTENT_PATCHES)
+        attempt, refreshed, started = 0, False, time.monotonic()
         while True:
             with self._lock:
                 self.requests.append((method, path, dry_run))
+            headers = self._headers(content_type, accept)
             try:
-                resp = self._pool.request(
-                    method, url, body=data, headers=self._headers(content_type, accept),
-                    timeout=self.timeout, preload_content=True, retries=False)
-            except Exception as exc:  # urllib3 connection/timeouts: retry, then report plainly
-                if attempt < retries:
+                resp = self._pool.request(method, url, body=data, headers=headers, timeout=self.timeout,
+                                          preload_content=True, retries=False)
+            except Exception as exc:  # urllib3 connection/timeouts: retry where safe, then report plainly
+                unsent = _connect_failed(exc)
+                restarting = unsent and time.monotonic() - started < self.down_for
+                if (attempt < retries and (unsent or idempotent)) or restarting:
                     attempt += 1
-                    time.sleep(min(0.1 * 2 ** attempt, 3))
+                    self._again(method, path, "connection refused" if unsent else "connection lost", attempt)
                     continue
-                raise Unreachable("cannot reach the Kubernetes API at %s: %s" % (self.host, exc)) from exc
-            if resp.status in _RETRY_STATUS and attempt < retries:
-                attempt += 1
-                delay = resp.headers.get("Retry-After")
-                time.sleep(min(float(delay) if delay and delay.isdigit() else 0.1 * 2 ** attempt, 5))
+                if not unsent and not idempotent:
+                    raise ResponseLost("%s %s: the connection was lost after the request was sent (%s); "
+                                       "not resent blindly, as it may have been applied" % (method, path, exc)) from exc
+                raise Unreachable("cannot reach the Kubernetes API at %s (%s %s): %s"
+                                  % (self.host, method, path, exc)) from exc
+            if resp.status == 401 and not refreshed and self.connection.refresh(headers.get("Authorization")):
+                refreshed = True  # an expired exec-plugin token: the plugin gave a new one, resend once
+                self._again(method, path, "HTTP 401, credentials refreshed", 0, 0)
                 continue
+            if resp.status in _RETRY_STATUS and attempt < retries:
+                delay = _retry_after(resp)
+                if resp.status == 429 or delay is not None or idempotent:
+                    attempt += 1
+                    self._again(method, path, "HTTP %d" % resp.status, attempt, delay)
+                    continue
             text = resp.data.decode("utf-8", "replace")
             if resp.status >= 400:
                 raise ApiError(resp.status, method, path, text)
             if raw:
                 return text
             return json.loads(text) if text else {}
+
+    def _again(self, method, path, why, attempt, delay=None):
+        """Record a resend and back off (Retry-After when the server gave one, else exponential)."""
+        with self._lock:
+            self.retried.append((method, path, why))
+        time.sleep(delay if delay is not None else min(0.1 * 2 ** attempt, 3))
 
     # ---- object paths -----------------------------------------------------------------------
     def resource_path(self, api_version, kind, namespace=None, name=None, subresource=None):
@@ -127,8 +171,42 @@ class KubeClient:
     def create(self, obj, namespace=None, dry_run=False):
         ns = obj.get("metadata", {}).get("namespace") or namespace
         path = self.resource_path(obj["apiVersion"], obj["kind"], ns)
-        return self.request("POST", path, query=[("fieldManager", self.field_manager)], body=obj,
-                            dry_run=dry_run)
+        query = [("fieldManager", self.field_manager)]
+        uncertain = False
+        for attempt in range(self.retries + 1):
+            try:
+                return self.request("POST", path, query=query, body=obj, dry_run=dry_run)
+            except (ResponseLost, ApiError) as exc:
+                if isinstance(exc, ApiError) and uncertain and exc.already_exists:
+                    live = self._created_by_us(exc, obj, ns)
+                    if live is not None:
+                        return live
+                lost = isinstance(exc, ResponseLost) or exc.status in _UNCERTAIN_STATUS
+                if not lost or attempt == self.retries:
+                    raise
+                uncertain = True
+                self._again("POST", path, "outcome unknown: %s" % exc, attempt + 1)
+        raise AssertionError("unreachable")
+
+    def _created_by_us(self, exc, obj, namespace):
+        """After a create whose outcome was unknown, the object our first attempt made, else None.
+
+        It must carry our field manager and what we sent (data, labels, a Lease's holder), so an object
+        someone else created meanwhile is never taken for ours.
+        """
+        meta = obj.get("metadata") or {}
+        if not exc.already_exists or not meta.get("name"):
+            return None
+        live = self.get(obj["apiVersion"], obj["kind"], meta["name"], namespace) or {}
+        live_meta = live.get("metadata") or {}
+        if not any(f.get("manager") == self.field_manager for f in live_meta.get("managedFields") or []):
+            return None
+        if any((live_meta.get("labels") or {}).get(k) != v for k, v in (meta.get("labels") or {}).items()):
+            return None
+        if live.get("data") != obj.get("data") or (live.get("spec") or {}).get("holderIdentity") != (
+                obj.get("spec") or {}).get("holderIdentity"):
+            return None
+        return live
 
     def replace(self, obj, namespace=None, dry_run=False):
         meta = obj["metadata"]
@@ -142,8 +220,8 @@ class KubeClient:
         path = self.resource_path(api_version, kind, namespace, name)
         query = [("fieldManager", self.field_manager)]
         body = patch
-        if patch_type == "apply":
-            query.append(("force", "true" if force else "false"))
+        if patch_type == "apply":  # as Helm 4 applies: unknown or duplicate fields are errors
+            query += [("force", "true" if force else "false"), ("fieldValidation", "Strict")]
             body = json.dumps(patch)
         return self.request("PATCH", path, query=query, body=body, content_type=PATCH_TYPES[patch_type],
                             dry_run=dry_run)

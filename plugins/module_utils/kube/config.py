@@ -13,6 +13,8 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
+import time
 
 from .errors import KubeConfigError
 
@@ -46,10 +48,14 @@ class Connection:
         self.basic = None
         self.exec_config = None
         self._exec_token = None
+        self._exec_expiry = None
+        self._exec_lock = threading.Lock()
 
     def authorization(self):
-        if self.exec_config is not None and self._exec_token is None:
-            self._run_exec()
+        if self.exec_config is not None and (self._exec_token is None or self._exec_expired()):
+            with self._exec_lock:  # parallel requests ask the plugin once
+                if self._exec_token is None or self._exec_expired():
+                    self._run_exec()
         token = self._exec_token or self.token
         if self.token_file:
             try:
@@ -62,6 +68,25 @@ class Connection:
         if self.basic:
             return "Basic " + base64.b64encode(("%s:%s" % self.basic).encode()).decode()
         return None
+
+    def _exec_expired(self):
+        return self._exec_expiry is not None and time.time() >= self._exec_expiry
+
+    def refresh(self, used):
+        """After a 401: re-run the exec plugin once if ``used`` (the Authorization sent) came from it.
+
+        As client-go does, a token the server refuses is dropped and the plugin asked again; True when
+        it gave other credentials, so the refused request may be resent (a 401 was not processed).
+        """
+        if self.exec_config is None:
+            return False
+        with self._exec_lock:
+            if self._exec_token is not None and used != "Bearer " + self._exec_token:
+                return True  # another thread already refreshed: resend with its token
+            old = self._exec_token
+            self._exec_token = None
+            self._run_exec()
+            return self._exec_token != old
 
     def _run_exec(self):
         spec = self.exec_config
@@ -82,6 +107,7 @@ class Connection:
         except ValueError as exc:
             raise KubeConfigError("exec credential plugin %s printed no ExecCredential" % spec.get("command")) from exc
         self._exec_token = status.get("token") or ""
+        self._exec_expiry = _rfc3339(status.get("expirationTimestamp"))
         if status.get("clientCertificateData"):
             self.cert_file = _tmpfile(status["clientCertificateData"].encode(), ".crt")
             self.key_file = _tmpfile(status["clientKeyData"].encode(), ".key")
@@ -106,6 +132,16 @@ class Connection:
         if self.proxy:
             return urllib3.ProxyManager(self.proxy, **kwargs)
         return urllib3.PoolManager(**kwargs)
+
+
+def _rfc3339(text):
+    """An ExecCredential expirationTimestamp as epoch seconds (None when absent or unreadable)."""
+    import datetime
+
+    try:
+        return datetime.datetime.fromisoformat(str(text).replace("Z", "+00:00")).timestamp() if text else None
+    except ValueError:
+        return None
 
 
 def _data_or_file(entry, key, base, suffix):

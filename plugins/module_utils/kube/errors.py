@@ -10,6 +10,14 @@ class Unreachable(KubeError):
     """The API server could not be reached (after retries)."""
 
 
+class ResponseLost(Unreachable):
+    """A non-idempotent request went out but its answer was lost: it may or may not have been applied."""
+
+    def __init__(self, message, api_error=None):
+        super().__init__(message)
+        self.api_error = api_error
+
+
 class KubeConfigError(KubeError):
     """A kubeconfig or connection option that cannot be used."""
 

@@ -1,5 +1,4 @@
 """Manifests as objects: split, parse, identify (group/kind/namespace/name), order and mark as Helm's."""
-import functools
 import re
 
 INSTALL_ORDER = (
@@ -26,26 +25,22 @@ RELEASE_NAMESPACE = "meta.helm.sh/release-namespace"
 RESOURCE_POLICY = "helm.sh/resource-policy"
 
 
-@functools.lru_cache(maxsize=None)
-def _loader():
-    """PyYAML and the loader class, built on first use so this module imports without PyYAML.
-
-    The loader reads YAML → JSON-like data as Kubernetes decodes manifests: libyaml when present (parsing
-    is most of a no-op's CPU time otherwise), and timestamps stay strings (sigs.k8s.io/yaml has no time type).
-    """
-    import yaml
-
-    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-        yaml_implicit_resolvers = {
-            first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-            for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
-
-    return yaml, Loader
-
-
 def load_yaml(text):
-    yaml, loader = _loader()
-    return yaml.load(text, Loader=loader)
+    """One YAML document as Kubernetes reads a manifest: sigs.k8s.io/yaml (go-yaml v2 typing, ``=`` and
+    ``y`` as Go reads them, timestamps as strings), with whole numbers as JSON integers the way
+    ``YAMLToJSON`` writes them (``replicas: 2`` is sent as ``2``, not ``2.0``)."""
+    from .. import goyaml
+    return _json_numbers(goyaml.load(text))
+
+
+def _json_numbers(value):
+    if isinstance(value, float):
+        return int(value) if value.is_integer() and abs(value) < 1e21 else value
+    if isinstance(value, dict):
+        return {k: _json_numbers(v) if isinstance(v, (dict, list, float)) else v for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_numbers(v) if isinstance(v, (dict, list, float)) else v for v in value]
+    return value
 
 
 _SPLIT = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
@@ -110,13 +105,13 @@ def split_manifest(text):
 
 def parse_manifest(text):
     """Manifest text → [Resource]; non-object documents (comments only) are skipped."""
+    from ..goyaml import YAMLError
     out = []
-    yaml_error = _loader()[0].YAMLError
     for chunk, source in split_manifest(text):
         try:
             obj = load_yaml(chunk)
-        except yaml_error as exc:
-            raise ManifestError("%s: error converting YAML to JSON: %s" % (source or "manifest", exc)) from exc
+        except YAMLError as exc:
+            raise ManifestError("%s: %s" % (source or "manifest", exc.go_message)) from exc
         if obj is None:
             continue
         if not isinstance(obj, dict) or not obj.get("kind") or not obj.get("apiVersion"):

@@ -6,15 +6,18 @@ only made when the client-side patch is not empty), so ``changed`` in check mode
 real run.
 """
 import base64
+import copy
 import re
 from concurrent.futures import ThreadPoolExecutor
 
 from ..kube.errors import ApiError, KubeError, Unreachable
 from .manifest import (Resource, keeps_resource, ownership_problem, sort_resources, with_ownership,
                        UNINSTALL_ORDER)
+from .fields import ASSIGNED, csa_entries, keep_theirs, owned_fields
 from .patch import drift, three_way, two_way
 
 STRATEGIES = ("chart-delta", "helm3", "server-side")
+METHODS = {"helm3": "csa", "server-side": "ssa"}  # chart-delta runs over either
 _CONFLICT = re.compile(r'conflicts? with "([^"]+)"')
 _SERVER_META = ("resourceVersion", "generation", "managedFields", "creationTimestamp", "uid", "selfLink")
 
@@ -27,13 +30,14 @@ class Change:
     """What happens to one object. ``action``: create, patch, apply, replace, delete, unchanged, drift, keep."""
 
     __slots__ = ("action", "resource", "before", "after", "patch", "patch_type", "drift", "namespace", "crd",
-                 "body", "force")
+                 "body", "force", "upgrade")
 
     def __init__(self, action, resource, namespace, before=None, after=None, patch=None, patch_type=None,
                  drift_paths=None, crd=False):
         self.action = action
         self.body = after  # the request body for create/apply/replace; ``after`` becomes the prediction
-        self.force = False  # server-side apply may take fields over (only from our own client-side manager)
+        self.force = False  # server-side apply takes the fields over (chart-delta: those the chart changed)
+        self.upgrade = False  # first fold our client-side managedFields entry into the Apply one (Helm 4)
         self.resource = resource
         self.namespace = namespace
         self.before = before
@@ -84,10 +88,17 @@ def normalized(obj):
 
 
 class Planner:
+    """``strategy`` says what is sent, ``method`` how: ``ssa`` (server-side apply, Helm 4's default) or
+    ``csa`` (create and patch, Helm 3's way); helm3 is csa only and server-side ssa only."""
+
     def __init__(self, client, openapi, release, namespace, strategy="chart-delta", take_ownership=False,
-                 force=False, force_conflicts=False, workers=16):
+                 force=False, force_conflicts=False, workers=16, method=None):
         if strategy not in STRATEGIES:
             raise PlanError("apply_strategy must be one of %s" % ", ".join(STRATEGIES))
+        self.method = method or METHODS.get(strategy, "csa")
+        if METHODS.get(strategy, self.method) != self.method:
+            raise PlanError("apply_strategy %s cannot run with server_side %s" % (
+                strategy, "true" if self.method == "ssa" else "false"))
         self.client = client
         self.openapi = openapi
         self.release = release
@@ -97,7 +108,8 @@ class Planner:
         self.force = force
         self.force_conflicts = force_conflicts
         self.workers = workers
-        self.namespace_missing = False
+        self.pending_kinds = {}
+        self.new_namespaces = set()
 
     # ---- helpers ------------------------------------------------------------------------------
     def _ns(self, res, pending_kinds=()):
@@ -141,38 +153,52 @@ class Planner:
             if change.action == "apply":
                 try:
                     return self.client.patch(res.api_version, res.kind, res.name, ns, body, "apply", dry_run=True,
-                                             force=self.force_conflicts)
+                                             force=self.force_conflicts or change.force)
                 except ApiError as exc:
                     managers = set(_CONFLICT.findall(exc.message or ""))
-                    if not (exc.conflict and managers and managers <= {self.client.field_manager}):
+                    if not (exc.conflict and change.upgrade and managers <= {self.client.field_manager}):
                         raise
-                # only "helm" (client-side, e.g. a Helm 3 style upgrade) holds the fields: take them over,
-                # as Helm 4 migrates its own client-side managed fields
-                change.force = True
+                # only our own client-side entry holds the fields, and the real run folds it into the
+                # Apply entry first (as Helm 4 does): a forced dry run predicts that outcome
                 return self.client.patch(res.api_version, res.kind, res.name, ns, body, "apply", dry_run=True,
                                          force=True)
             return self.client.patch(res.api_version, res.kind, res.name, ns, change.patch, change.patch_type,
                                      dry_run=True)
         except ApiError as exc:
             if exc.not_found and change.before is None:
-                return None  # namespace or kind the plan itself creates first
+                if (change.namespace or "") in self.new_namespaces:
+                    return None  # inside a namespace the plan itself creates first
+                raise PlanError('%s "%s" in namespace "%s": %s' % (res.kind, res.name, change.namespace,
+                                                                   exc.message or exc)) from exc
             if exc.conflict and change.action == "apply":
                 raise PlanError("%s: Apply failed with conflicts (set force_conflicts to take the fields "
                                 "over): %s" % (res.label(), exc.message)) from exc
             raise PlanError("%s %s: %s" % (res.kind, res.name, exc.message or exc)) from exc
-        except KubeError:
-            if change.before is None:
-                return None
-            raise
+        except KubeError as exc:
+            if change.before is None and (res.api_version, res.kind) in self.pending_kinds:
+                return None  # a kind whose CRD (crds/) is installed first
+            raise PlanError(str(exc)) from exc
 
     # ---- planning -------------------------------------------------------------------------------
-    def plan(self, previous, target, pending_kinds=None, missing_is_drift=True, check_server=True):
+    def plan(self, previous, target, pending_kinds=None, missing_is_drift=True, check_server=True,
+             new_namespaces=()):
         """Plan moving the release from the ``previous`` manifest objects to the ``target`` ones.
 
         ``missing_is_drift``: under chart-delta an object of ① that is gone and unchanged by the chart
         was deleted by hand (drift); when ① is a failed revision it may simply never have been created.
+        ``pending_kinds`` (kinds of ``crds/`` about to be installed) and ``new_namespaces`` (created
+        before the objects) are all the plan may take for granted; anything else the server does not
+        know fails the plan, in check mode as in the real run.
         """
         pending_kinds = pending_kinds or {}
+        self.pending_kinds = pending_kinds
+        self.new_namespaces = set(new_namespaces) | {r.name for r in target if r.kind == "Namespace"}
+        for res in target:
+            if (res.api_version, res.kind) not in pending_kinds and not self.client.discovery.has(res.api_version,
+                                                                                                  res.kind):
+                raise PlanError('resource mapping not found for name: "%s" namespace: "%s" from "": no matches '
+                                'for kind "%s" in version "%s"; ensure CRDs are installed first'
+                                % (res.name, res.namespace or "", res.kind, res.api_version))
         plan = Plan(self.strategy)
         target = sort_resources(target)
         targets = [(r, self._ns(r, pending_kinds)) for r in target]
@@ -210,7 +236,9 @@ class Planner:
         if live is None:
             if self.strategy == "chart-delta" and missing_is_drift and prev is not None and _same(prev.obj, res.obj):
                 return Change("drift", res, ns, after=None, drift_paths=["(object missing)"])
-            return Change("apply" if self.strategy == "server-side" else "create", res, ns, after=target)
+            change = Change("apply" if self.method == "ssa" else "create", res, ns, after=target)
+            change.force = self.force_conflicts
+            return change
         if prev is None:
             problem = ownership_problem(live, self.release, self.namespace)
             if problem and not self.take_ownership:
@@ -224,10 +252,8 @@ class Planner:
             body = dict(target)
             body["metadata"] = dict(target["metadata"], resourceVersion=live["metadata"].get("resourceVersion"))
             return Change("replace", res, ns, before=live, after=body, drift_paths=paths)
-        if self.strategy == "server-side":
-            if prev is not None and _same(prev.obj, res.obj) and _subset(target, live):
-                return Change("unchanged", res, ns, before=live, after=live, drift_paths=paths)
-            return Change("apply", res, ns, before=live, after=target, drift_paths=paths)
+        if self.method == "ssa":
+            return self._plan_apply(res, ns, prev, live, target, paths)
         if self.strategy == "chart-delta" and prev is not None:
             original = with_ownership(prev.obj, self.release, self.namespace)
             if ns:
@@ -242,6 +268,23 @@ class Planner:
         return Change("patch", res, ns, before=live, patch=patch, patch_type="strategic" if meta else "merge",
                       drift_paths=paths)
 
+    def _plan_apply(self, res, ns, prev, live, target, paths):
+        """Server-side apply of ③ (server-side), or of ③ less the fields the chart did not change that
+        someone else has taken over since (chart-delta: those stay theirs, the rest is forced)."""
+        manager = self.client.field_manager
+        body, force = target, self.force_conflicts
+        if self.strategy == "chart-delta" and prev is not None:
+            original = with_ownership(prev.obj, self.release, self.namespace)
+            if ns:
+                original["metadata"]["namespace"] = ns
+            body, force = keep_theirs(original, target, owned_fields(live, manager)), True
+        upgrade = bool(csa_entries(live, manager))
+        if not upgrade and prev is not None and _same(prev.obj, res.obj) and _subset(body, live):
+            return Change("unchanged", res, ns, before=live, after=live, drift_paths=paths)
+        change = Change("apply", res, ns, before=live, after=body, drift_paths=paths)
+        change.force, change.upgrade = force, upgrade
+        return change
+
     def _settle(self, changes):
         """Replace each candidate write by the server's dry-run answer; drop those that change nothing."""
         todo = [c for c in changes if c.action in ("create", "patch", "apply", "replace")]
@@ -254,11 +297,42 @@ class Planner:
                 answers = list(pool.map(self._dry_run, todo))
         for change, answer in zip(todo, answers):
             if change.before is None:
-                change.after = answer if answer is not None else change.body
-            elif normalized(answer) == normalized(change.before):
+                change.after = assigned_marked(answer, change.body) if answer is not None else change.body
+            elif normalized(answer) == normalized(change.before) and not change.upgrade:
                 change.action, change.after = "unchanged", change.before
             else:
                 change.after = answer
+
+
+def assigned_marked(answer, body):
+    """A dry-run create's answer with what the server assigns at creation (uid, times, versions,
+    a Service's cluster IPs and node ports the chart left open, labels carrying the uid) shown as
+    ``ASSIGNED``: the dry run invents those values and the real create will assign others."""
+    out = copy.deepcopy(answer)
+    meta = out.get("metadata") or {}
+    uid = meta.get("uid")
+    for key in ("uid", "creationTimestamp", "resourceVersion", "generation"):
+        if key in meta:
+            meta[key] = ASSIGNED
+    if out.get("kind") == "Service" and isinstance(out.get("spec"), dict):
+        spec, wanted = out["spec"], body.get("spec") or {}
+        for key in ("clusterIP", "clusterIPs", "healthCheckNodePort"):
+            if key in spec and key not in wanted:
+                spec[key] = ASSIGNED
+        wanted_ports = wanted.get("ports") or []
+        for index, port in enumerate(spec.get("ports") or []):
+            asked = wanted_ports[index] if index < len(wanted_ports) else {}
+            if "nodePort" in port and not (isinstance(asked, dict) and asked.get("nodePort")):
+                port["nodePort"] = ASSIGNED
+    return _replace_value(out, uid, ASSIGNED) if uid else out
+
+
+def _replace_value(node, old, new):
+    if isinstance(node, dict):
+        return {k: _replace_value(v, old, new) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_replace_value(v, old, new) for v in node]
+    return new if node == old else node
 
 
 def secret_view(obj):
@@ -315,4 +389,5 @@ def uninstall_plan(client, release, namespace, previous, workers=8):
     return plan
 
 
-__all__ = ["Planner", "Plan", "Change", "PlanError", "Resource", "uninstall_plan", "normalized", "STRATEGIES"]
+__all__ = ["Planner", "Plan", "Change", "PlanError", "Resource", "uninstall_plan", "normalized", "STRATEGIES",
+           "assigned_marked", "ASSIGNED"]

@@ -8,14 +8,21 @@ import base64
 import time
 
 from ..kube.errors import ApiError
-from .codec import ReleaseDecodeError, decode_release, encode_release
+from .codec import ReleaseDecodeError, decode_release, encode_release, go_json
 from .model import PENDING
 
 SYSTEM_LABELS = ("name", "owner", "status", "version", "createdAt", "modifiedAt")
+# The API server's cap on one Secret's (or ConfigMap's) data: the sum of its values' lengths, after the
+# Secret's own base64 is decoded (core validation, MaxSecretSize). Our one value is Helm's base64 text.
+MAX_RECORD_BYTES = 1024 * 1024
 
 
 class StorageError(Exception):
     """A release record could not be read or written."""
+
+
+class ReleaseTooLarge(StorageError):
+    """A release record that no Secret/ConfigMap can hold."""
 
 
 class ReleaseExists(StorageError):
@@ -36,6 +43,7 @@ class Storage:
         self.namespace = namespace
         self.kind = "Secret" if driver.startswith("secret") else "ConfigMap"
         self._history = {}
+        self.unsettled = set()  # (name, version) whose last stored status is pending-*: our final write failed
 
     # ---- encoding ---------------------------------------------------------------------------
     def _labels(self, release, created):
@@ -59,6 +67,26 @@ class Storage:
         else:
             obj["data"] = {"release": text}
         return obj
+
+    def check_size(self, release):
+        """Raise ReleaseTooLarge when the record would exceed the API server's 1 MiB limit.
+
+        Called before anything is written: Helm finds out only when it stores the record, after the
+        objects were applied, leaving a release without history.
+        """
+        size = len(encode_release({k: v for k, v in release.items() if not k.startswith("_")}))
+        if size <= MAX_RECORD_BYTES:
+            return size
+        chart = release.get("chart") or {}
+        parts = {"chart files": chart.get("files"), "chart templates": chart.get("templates"),
+                 "chart values": chart.get("values"), "manifest": release.get("manifest"),
+                 "values": release.get("config"), "hooks": release.get("hooks")}
+        sizes = sorted(((len(go_json(v)), k) for k, v in parts.items() if v), reverse=True)
+        raise ReleaseTooLarge(
+            "release %s revision %d is too large to store: its record is %d bytes in a %s (gzip + base64), over "
+            "the API server's limit of %d bytes; nothing was changed. Largest parts (JSON before gzip): %s"
+            % (release["name"], release["version"], size, self.kind, MAX_RECORD_BYTES,
+               ", ".join("%s %d bytes" % (k, n) for n, k in sizes[:3])))
 
     def _decode(self, obj):
         data = (obj.get("data") or {}).get("release")
@@ -122,6 +150,14 @@ class Storage:
             raise StorageError("create release %s: %s" % (release_key(release["name"], release["version"]), exc)) from exc
         release.setdefault("_labels", {})["createdAt"] = obj["metadata"]["labels"]["createdAt"]
         self._history.pop(release["name"], None)
+        self._settle(release)
+
+    def _settle(self, release):
+        key = (release["name"], release["version"])
+        if release["info"]["status"] in PENDING:
+            self.unsettled.add(key)
+        else:
+            self.unsettled.discard(key)
 
     def update(self, release):
         obj = self._object(release, created=False)
@@ -130,10 +166,12 @@ class Storage:
         except ApiError as exc:
             raise StorageError("update release %s: %s" % (obj["metadata"]["name"], exc)) from exc
         self._history.pop(release["name"], None)
+        self._settle(release)
 
     def delete(self, name, version):
         self.client.delete("v1", self.kind, release_key(name, version), self.namespace)
         self._history.pop(name, None)
+        self.unsettled.discard((name, version))
 
     def prune(self, name, keep):
         """Helm's removeLeastRecent: delete the oldest revisions except the last deployed one."""

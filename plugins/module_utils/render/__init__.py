@@ -9,6 +9,7 @@ import posixpath
 from ..goyaml import merge_maps
 from .engine import Engine, RenderError, paused_gc
 from .manifest import Hook, ManifestError, assemble, sort_manifests, template_output
+from .nondeterministic import Tracker
 
 __all__ = ["render_release", "RenderResult", "RenderError", "Hook", "merge_user_values",
            "template_output"]
@@ -27,11 +28,12 @@ class RenderResult(object):
     objects in Helm's kind order; ``notes``; ``crds``: ``(path, text)`` of ``crds/`` files;
     ``resources``: the parsed non-hook documents; ``values``: the user-supplied config as
     stored in ``release.config``; ``chart``: the chart rendered (dependencies processed);
-    ``warnings``: what Helm would log while coalescing values (``cannot overwrite table...``).
+    ``warnings``: what Helm would log while coalescing values (``cannot overwrite table...``);
+    ``nondeterministic``: the random and clock functions the templates called (sorted names).
     """
 
     def __init__(self, rendered, manifest, hooks, notes, crds, resources, values, chart,
-                 manifests=(), warnings=()):
+                 manifests=(), warnings=(), nondeterministic=()):
         self.rendered = rendered
         self.manifest = manifest
         self.hooks = hooks
@@ -42,6 +44,7 @@ class RenderResult(object):
         self.chart = chart
         self.manifests = list(manifests)
         self.warnings = list(warnings)
+        self.nondeterministic = tuple(nondeterministic)
 
     def template_output(self, disable_hooks=False, show_only=None):
         """What ``helm template`` prints for this render."""
@@ -59,6 +62,8 @@ def _load(chart):
 def merge_user_values(values=None, values_files=(), set_values=()):
     """The user-supplied config: ``-f`` files, then ``values``, then the ``--set`` family.
 
+    A ``values_files`` item is a path or a ``(name, bytes)`` pair (a values file fetched from a URL).
+
     ``set_values`` holds ``{"value": "a.b=c", "value_type": raw|string|json|file|literal}``
     (as kubernetes.core.helm takes them) or plain ``"a.b=c"`` strings (raw). Helm applies the
     groups in a fixed order: json, raw, string, file, literal.
@@ -67,8 +72,14 @@ def merge_user_values(values=None, values_files=(), set_values=()):
     from ..chart import strvals
     merged = {}
     for path in values_files or ():
-        with open(path, "rb") as handle:
-            data = handle.read()
+        if isinstance(path, tuple):  # (URL, content) fetched beforehand
+            path, data = path
+        else:
+            try:
+                with open(path, "rb") as handle:
+                    data = handle.read()
+            except OSError as exc:
+                raise RenderError("open %s: %s" % (path, (exc.strerror or str(exc)).lower()))
         try:
             loaded = goyaml.load_values(data)
         except goyaml.YAMLError as exc:
@@ -97,23 +108,26 @@ def merge_user_values(values=None, values_files=(), set_values=()):
 def render_release(chart, name, namespace, values=None, values_files=(), set_values=(),
                    revision=1, is_install=True, is_upgrade=False, kube_version=None,
                    api_versions=None, lookup=None, post_renderer=None, include_crds=False,
-                   show_only=None, subchart_notes=False, enable_plugins=False, skip_schema_validation=False):
+                   show_only=None, subchart_notes=False, enable_plugins=False, skip_schema_validation=False,
+                   vary=False):
     """Render ``chart`` (a path or a loaded Chart) as release ``name`` in ``namespace``.
 
     ``show_only`` keeps only the matching templates in ``rendered``/``manifest``/``hooks``
-    (patterns relative to the chart, as ``helm template -s``). Raises :class:`RenderError`
-    with Helm's message on any failure.
+    (patterns relative to the chart, as ``helm template -s``). ``vary`` moves the clock the
+    templates read (see nondeterministic.py). Raises :class:`RenderError` with Helm's message
+    on any failure.
     """
     with paused_gc():
         return _render_release(chart, name, namespace, values, values_files, set_values, revision,
                                is_install, is_upgrade, kube_version, api_versions, lookup,
                                post_renderer, include_crds, show_only, subchart_notes,
-                               enable_plugins, skip_schema_validation)
+                               enable_plugins, skip_schema_validation, vary)
 
 
 def _render_release(chart, name, namespace, values, values_files, set_values, revision,
                     is_install, is_upgrade, kube_version, api_versions, lookup, post_renderer,
-                    include_crds, show_only, subchart_notes, enable_plugins, skip_schema_validation):
+                    include_crds, show_only, subchart_notes, enable_plugins, skip_schema_validation,
+                    vary):
     from ..chart.errors import ChartError, ValuesError
     from ..chart.dependencies import process_dependencies
     from ..chart.values import Capabilities, ReleaseOptions, to_render_values
@@ -128,7 +142,8 @@ def _render_release(chart, name, namespace, values, values_files, set_values, re
                                  is_install=is_install, is_upgrade=is_upgrade)
         top = to_render_values(chart, config, options, caps, warnings, validate=not skip_schema_validation)
         _check_kube_version(chart, caps)
-        rendered = Engine(lookup=lookup).render(chart, top)
+        tracker = Tracker(vary)
+        rendered = Engine(lookup=lookup, tracker=tracker).render(chart, top)
     except ValuesError as exc:
         raise RenderError(str(exc), kind="values")
     except ChartError as exc:
@@ -147,7 +162,7 @@ def _render_release(chart, name, namespace, values, values_files, set_values, re
     manifest = assemble(manifests, crds if include_crds else ())
     resources = [m.obj for m in manifests if m.obj is not None]
     return RenderResult(rendered, manifest, hooks, notes, crds, resources, config, chart, manifests,
-                        _unique(warnings))
+                        _unique(warnings), sorted(tracker.called))
 
 
 def _unique(items):

@@ -99,13 +99,17 @@ class Engine(object):
     """One render: a template set with include/tpl/lookup bound to it.
 
     ``lookup`` is ``callable(api_version, kind, namespace, name) -> dict``; without one,
-    lookup returns an empty map as in ``helm template``.
+    lookup returns an empty map as in ``helm template``. ``tracker`` (nondeterministic.Tracker)
+    records the random and clock functions the templates call.
     """
 
-    def __init__(self, lookup=None, funcs=None):
+    def __init__(self, lookup=None, funcs=None, tracker=None):
         self.funcs = dict(funcs if funcs is not None else base_funcs())
         if lookup is not None:
             self.funcs["lookup"] = _lookup_func(lookup)
+        self.tracker = tracker
+        if tracker is not None:
+            self.funcs = tracker.funcs(self.funcs)
 
     def _template_set(self):
         from ..gotemplate import TemplateSet
@@ -124,6 +128,12 @@ class Engine(object):
             return _deep(self.render_templates, collect_templates(chart, top))
 
     def render_templates(self, templates):
+        if self.tracker is None:
+            return self._render_templates(templates)
+        with self.tracker:
+            return self._render_templates(templates)
+
+    def _render_templates(self, templates):
         from ..gotemplate import ParseError
         tset = self._template_set()
         order = sort_templates(templates)

@@ -8,10 +8,6 @@ import os
 from . import RenderError, render_release
 from .manifest import SOURCE_HEADER, ManifestError, template_output
 
-# helm_template options that only mean something to a helm binary.
-IGNORED_OPTIONS = ("binary_path",)
-
-
 class TemplateError(Exception):
     """The template could not be produced; the message is for the user."""
 
@@ -20,9 +16,6 @@ def _check_chart(options, warnings):
     """The local chart path: repository/URL charts are fetched (and dependencies updated) first.
     Returns ``(path, version a local chart is expected to have or None)``."""
     from ..repo import RepoError, chart_from_options
-    for name in IGNORED_OPTIONS:
-        if options.get(name):
-            warnings.append("%s is ignored: helmless.core needs no helm binary" % name)
     try:
         return chart_from_options(options, warnings)
     except RepoError as exc:

@@ -4,17 +4,18 @@ Plain Python (no Ansible): :func:`chart_from_options` is the one call the module
 ``chart_ref`` and the repository options into a local chart path before anything is planned.
 """
 import os
+import re
 
 from .deps import dependency_update
 from .errors import RepoError
-from .fetch import Access
-from .locate import Located, locate_chart
+from .fetch import Access, get
+from .locate import Located, locate_chart, scoped_to
 from .pull import DEVEL_CONSTRAINT, Pulled, pull_chart
 from .repofile import add_repository, make_entry, remove_repository
 
 __all__ = ["Access", "Located", "RepoError", "add_repository", "chart_from_options", "dependency_update",
            "locate_chart", "make_entry", "pull_chart", "Pulled",
-           "remove_repository"]
+           "remove_repository", "values_sources"]
 
 
 def access_from_options(params):
@@ -39,3 +40,21 @@ def chart_from_options(params, warnings=None):
     if params.get("dependency_update") and not located.remote and os.path.isdir(located.path):
         dependency_update(located.path, access, bool(params.get("plain_http")), warnings)
     return located.path, (None if located.remote else params.get("chart_version") or None)
+
+
+def values_sources(params):
+    """``values_files`` with its ``http(s)://`` entries fetched, as Helm's ``-f <url>``: local paths stay as
+    given, a URL becomes ``(url, bytes)``. TLS options and credentials are the chart's; credentials go to the
+    chart repository's host (or, without ``chart_repo_url``, to the URL named), everywhere with
+    ``pass_credentials``. Errors name the URL and the HTTP status."""
+    access = access_from_options(params)
+    out = []
+    for item in params.get("values_files") or ():
+        if re.match(r"(?i)https?://", item):
+            try:
+                out.append((item, get(item, scoped_to(params.get("chart_repo_url") or item, access))))
+            except RepoError as exc:
+                raise RepoError("values_files: %s" % exc)
+        else:
+            out.append(item)
+    return out

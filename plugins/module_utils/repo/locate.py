@@ -19,8 +19,9 @@ from .repofile import cached_index, download_index, fetch_index, find_entry, loa
 class Located(object):
     """Where a chart came from: ``path`` to load, ``source`` (URL or path) and the ``version`` picked."""
 
-    def __init__(self, path, source, version=None, remote=False):
+    def __init__(self, path, source, version=None, remote=False, output=""):
         self.path, self.source, self.version, self.remote = path, source, version, remote
+        self.output = output  # what helm prints while fetching it (an OCI pull's "Pulled:"/"Digest:")
 
 
 def locate_chart(chart_ref, version=None, repo_url=None, access=None, update_repo_cache=False, plain_http=False):
@@ -76,9 +77,9 @@ def _from_repo_url(name, version, repo_url, access):
 
 def _from_oci(ref, version, access, plain_http):
     from .oci import pull
-    data, digest, picked = pull(ref, version, access, plain_http)
+    data, digest, picked, printed = pull(ref, version, access, plain_http)
     path = cache.store(data, digest, "%s version %s" % (ref, picked or "(digest)"))
-    return Located(path, ref, picked, remote=True)
+    return Located(path, ref, picked, remote=True, output=printed)
 
 
 def _from_url(url, access):

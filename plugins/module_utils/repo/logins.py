@@ -4,13 +4,16 @@ Helm keeps them in ``$HELM_REGISTRY_CONFIG`` (default ``<config home>/registry/c
 ``config.json``: ``{"auths": {"host:port": {"auth": base64("user:pass")}}}``. Written as oras-go's file
 store writes it (top-level and ``auths`` keys sorted, tab-indented, other keys kept, the entry replaced
 whole, 0600 through a temporary file and a rename). Pulls read that file first and Docker's
-``config.json`` second, as Helm's store with Docker fallback does. Native credential helpers
-(``credsStore``/``credHelpers``) are not run.
+``config.json`` second, as Helm's store with Docker fallback does. A host with a Docker credential helper
+(``credHelpers[host]``, else ``credsStore``) is served by ``docker-credential-<name>`` from ``PATH``
+instead of ``auths``, through the helpers' protocol (``get``/``store``/``erase``, server address or JSON on
+stdin, JSON on stdout), as oras-go's native store runs them for Helm.
 """
 import base64
 import binascii
 import json
 import os
+import subprocess
 
 from .errors import RepoError
 from .paths import atomic_write, config_home
@@ -172,27 +175,87 @@ def _helper(content, key):
     return (content.get("credHelpers") or {}).get(key) or content.get("credsStore") or ""
 
 
+# What every helper prints (and exits 1 with) when it holds nothing for the server (docker-credential-helpers).
+_NOT_FOUND = "credentials not found in native keychain"
+HELPER_TIMEOUT = 60
+
+
+def _run_helper(helper, action, data):
+    """Run ``docker-credential-<helper> <action>`` with ``data`` on stdin: (exit code, stdout, stderr)."""
+    program = "docker-credential-" + helper
+    try:
+        proc = subprocess.run([program, action], input=data.encode("utf-8"), capture_output=True,
+                              timeout=HELPER_TIMEOUT)
+    except FileNotFoundError:
+        raise RepoError("credential helper %s (named by credsStore/credHelpers) is not on PATH" % program)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise RepoError("credential helper %s %s failed: %s" % (program, action, exc))
+    return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+
+
+def _helper_failed(helper, action, code, out, err):
+    message = (out.strip() or err.strip() or "no output")[:500]
+    return RepoError("credential helper docker-credential-%s %s exited with status %d: %s"
+                     % (helper, action, code, message))
+
+
+def helper_get(helper, key):
+    """(username, secret) the helper holds for server ``key``, or None when it holds nothing."""
+    code, out, err = _run_helper(helper, "get", key)
+    if code != 0:
+        if out.strip() == _NOT_FOUND:
+            return None
+        raise _helper_failed(helper, "get", code, out, err)
+    try:
+        found = json.loads(out)
+        username, secret = found.get("Username") or "", found.get("Secret") or ""
+    except (ValueError, AttributeError):
+        raise RepoError("credential helper docker-credential-%s get printed no credentials JSON for %s: %r"
+                        % (helper, key, out[:200]))
+    if not isinstance(username, str) or not isinstance(secret, str):
+        raise RepoError("credential helper docker-credential-%s get printed invalid credentials for %s"
+                        % (helper, key))
+    return (username, secret) if username or secret else None
+
+
+def _helper_store(helper, key, username, password):
+    payload = json.dumps({"ServerURL": key, "Username": username, "Secret": password})
+    code, out, err = _run_helper(helper, "store", payload)
+    if code != 0:
+        raise _helper_failed(helper, "store", code, out, err)
+
+
+def _helper_erase(helper, key):
+    code, out, err = _run_helper(helper, "erase", key)
+    if code != 0 and out.strip() != _NOT_FOUND:
+        raise _helper_failed(helper, "erase", code, out, err)
+
+
 def stored_credentials(host):
     """(username, password) stored for ``host`` by a registry login (Helm's file, then Docker's), or None.
 
     A broken Helm registry config fails (as Helm's client does); a broken Docker config is skipped, as
-    Helm then uses its own store alone.
+    Helm then uses its own store alone. A credential helper that fails fails the pull, naming the helper.
     """
     key = server_address(host)
     for path in (registry_config(), docker_config()):
         try:
-            found = _find(path, key)
+            content = _load(path)
         except RepoError:
             if path == registry_config():
                 raise
             continue
+        found = _find(content, path, key)
         if found:
             return found
     return None
 
 
-def _find(path, key):
-    auths = _load(path).get("auths") or {}
+def _find(content, path, key):
+    helper = _helper(content, key)
+    if helper:
+        return helper_get(helper, key)
+    auths = content.get("auths") or {}
     found = auths.get(key)
     if found is None:  # legacy keys with a scheme or path: https://host/
         found = next((value for name, value in auths.items() if normalize_host(name) == key), None)
@@ -211,14 +274,16 @@ def login(host, username, password, verify, check_mode=False):
     content = _load(path)
     key = server_address(host)
     helper = _helper(content, key)
-    if helper:
-        raise RepoError("%s names the credential helper docker-credential-%s for %s; helmless.core stores logins "
-                        "only in the file's auths (remove credsStore/credHelpers or use helm registry login)"
-                        % (path, helper, host))
     try:
         verify()
     except RepoError as exc:
         raise RepoError('authenticating to "%s": %s' % (host, exc))
+    if helper:  # stored through the helper, as Helm (oras-go) does
+        if helper_get(helper, key) == (username, password):
+            return False, "Login Succeeded"
+        if not check_mode:
+            _helper_store(helper, key, username, password)
+        return True, "Login Succeeded"
     entry = _entry(username, password)
     if (content.get("auths") or {}).get(key) == entry:
         return False, "Login Succeeded"
@@ -232,6 +297,12 @@ def logout(host, check_mode=False):
     path = registry_config()
     content = _load(path)
     key = server_address(host)
+    helper = _helper(content, key)
+    if helper:
+        changed = helper_get(helper, key) is not None
+        if changed and not check_mode:
+            _helper_erase(helper, key)
+        return changed, "Removing login credentials for %s" % host
     changed = key in (content.get("auths") or {})
     if changed and not check_mode:
         _save(path, key, None)

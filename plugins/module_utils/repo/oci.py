@@ -5,6 +5,7 @@ digest. Anonymous, Basic and Bearer-token (``WWW-Authenticate``) registries are 
 credentials in the task, those of a registry login (``helm registry login``, the registry_auth module)
 are used, as Helm does.
 """
+import hashlib
 import json
 import re
 import urllib.parse
@@ -140,7 +141,8 @@ def tag_versions(ref, access, plain_http=False):
 
 
 def pull(ref, version, access, plain_http=False):
-    """The chart archive bytes, its sha256 (the layer digest, verified by the caller) and the version."""
+    """The chart archive bytes, its sha256 (the layer digest, verified by the caller), the version, and what
+    Helm's registry client prints for the pull (``Pulled: <ref>`` and the manifest's ``Digest:``)."""
     host, path, tag, digest = parse_reference(ref)
     registry = Registry(host, access, plain_http)
     scope = "repository:%s:pull" % path
@@ -164,4 +166,6 @@ def pull(ref, version, access, plain_http=False):
     if not _DIGEST.match(layer_digest):
         raise RepoError("%s: unsupported layer digest %s" % (ref, layer_digest))
     data = registry.get("/v2/%s/blobs/%s" % (path, layer_digest), None, scope)[0]
-    return data, layer_digest[len("sha256:"):], tag.replace("_", "+") if tag else None
+    printed = "Pulled: %s/%s%s\nDigest: sha256:%s\n" % (host, path, ":" + tag if tag else "@" + digest,
+                                                       hashlib.sha256(body).hexdigest())
+    return data, layer_digest[len("sha256:"):], tag.replace("_", "+") if tag else None, printed

@@ -20,10 +20,12 @@ DEVEL_CONSTRAINT = ">0.0.0-0"
 
 
 class Pulled(object):
-    """What a pull wrote (or would write): chart ``name``, ``version``, ``path``, sha256 ``digest``, ``changed``."""
+    """What a pull wrote (or would write): chart ``name``, ``version``, ``path``, sha256 ``digest``, ``changed``,
+    and what ``helm pull`` prints (``output``)."""
 
-    def __init__(self, name, version, path, digest, changed):
+    def __init__(self, name, version, path, digest, changed, output=""):
         self.name, self.version, self.path, self.digest, self.changed = name, version, path, digest, changed
+        self.output = output
 
 
 def archive_files(data, source):
@@ -75,7 +77,7 @@ def pull_chart(chart_ref, destination, version=None, repo_url=None, access=None,
         changed = read_bytes(target) != data
         if changed and not check_mode:
             _write_file(destination, filename, data)
-    return Pulled(name, chart_version, target, digest, changed)
+    return Pulled(name, chart_version, target, digest, changed, located.output)
 
 
 def _tree(root):

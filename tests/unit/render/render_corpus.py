@@ -180,9 +180,9 @@ def compare(chart, values_path=None):
         problems = []
         if mine.error_kind != first.error_kind:
             problems.append("error kind %s, oracle %s" % (mine.error_kind, first.error_kind))
-        if mine.location != first.location:
-            problems.append("error location %s, oracle %s\n  ours:   %s\n  oracle: %s"
-                            % (mine.location, first.location, mine.error[:400], first.error[:400]))
+        if mine.error != first.error:
+            problems.append("error text differs (location %s, oracle %s):\n%s"
+                            % (mine.location, first.location, first_difference(first.error, mine.error)))
         return problems + cli_differences(chart, values_path, [first], mine)
     runs = [first, oracle(chart, values_path)]
     mine = ours(chart, values_path)

@@ -1,7 +1,8 @@
-"""Every corpus chart, with default values and each values file, renders as real Helm 4 does.
+"""Every corpus chart, with default values and each values file, renders as real Helm at the pin does.
 
-Byte-identical per template and for the stored manifest (random lines masked, SPEC §2);
-charts the oracle refuses must fail here with the same kind of error at the same place.
+Byte-identical per template and for the stored manifest (random lines masked, SPEC §2), against the Helm
+oracle and against the real helm CLI (``install --dry-run=client -o json``); charts Helm refuses must fail
+here with the same kind of error and Helm's exact text. A missing corpus fails collection.
 """
 import pytest
 

@@ -1,4 +1,4 @@
-"""Chart repositories for tests: small charts packaged and indexed by real Helm (helm_python),
+"""Chart repositories for tests: small charts packaged and indexed by the real helm CLI at the pin,
 served over HTTP from 127.0.0.1 on an ephemeral port, optionally behind Basic auth."""
 import base64
 import functools
@@ -40,12 +40,11 @@ def write_chart(root, name, version, templates=None, deps=None, values="greeting
 
 def publish(repo_dir, src_dir, charts):
     """Package ``(name, version)`` charts with Helm into ``repo_dir`` and index them (``helm repo index``)."""
-    from helm_python import package, repo_index_generate
+    from helm_oracle import package, repo_index
     os.makedirs(repo_dir, exist_ok=True)
     for name, version in charts:
-        package(write_chart(os.path.join(src_dir, "%s-%s" % (name, version)), name, version),
-                destination=repo_dir)
-    return repo_index_generate(repo_dir)
+        package(write_chart(os.path.join(src_dir, "%s-%s" % (name, version)), name, version), repo_dir)
+    repo_index(repo_dir)
 
 
 class Server(object):

@@ -1,5 +1,5 @@
 """The pull module (kubernetes.core.helm_pull drop-in) writes what real Helm's ``helm pull`` writes, run the
-way Ansible runs it; the expected archives and trees come from helm_python.pull at test time."""
+way Ansible runs it; the expected archives and trees come from the real helm CLI (helm pull) at test time."""
 import json
 import os
 
@@ -34,7 +34,7 @@ def _tree(root):
 
 def _helm_pull(tmp_path, chart_ref, **kwargs):
     """What real Helm writes for this pull: {relative path: bytes} of a fresh destination."""
-    from helm_python import pull
+    from helm_oracle import pull
     dest = tmp_path / ("helm-%d" % len(list(tmp_path.glob("helm-*"))))
     dest.mkdir()
     pull(chart_ref, destination=str(dest), **kwargs)
@@ -116,7 +116,7 @@ def test_provenance_options_fail_saying_they_are_not_supported(repo, env, tmp_pa
 
 
 def test_a_pull_from_an_oci_registry_writes_what_helm_pull_writes(oci_registry, repo, env, tmp_path, helm_home):
-    from helm_python import push
+    from helm_oracle import push
     for version in ("1.0.0", "1.1.0"):
         push(str(tmp_path / "repo" / ("demo-%s.tgz" % version)), "oci://%s/charts" % oci_registry, plain_http=True)
     ref = "oci://%s/charts/demo" % oci_registry
@@ -187,7 +187,7 @@ def test_an_archive_reaching_outside_its_chart_directory_fails_as_in_helm_and_wr
             tar.addfile(info, io.BytesIO(body))
     (tmp_path / "repo" / "evil-0.1.0.tgz").write_bytes(buf.getvalue())
     url = repo.url + "/evil-0.1.0.tgz"
-    from helm_python import pull
+    from helm_oracle import pull
     helm_dest = tmp_path / "helm"
     helm_dest.mkdir()
     with pytest.raises(Exception) as helm_error:

@@ -1,6 +1,6 @@
 """The registry_auth module (kubernetes.core.helm_registry_auth drop-in) stores what real Helm's ``helm registry
 login`` stores, and OCI pulls without credentials in the task use that login, as Helm's do. The expected
-config files and archives come from helm_python (RegistryClient.login/logout/pull) at test time; the registry
+config files and archives come from the real helm CLI (helm registry login/logout, helm pull) at test time; the registry
 is a real one (go-containerregistry) behind a Docker token-auth front."""
 import json
 import os
@@ -20,8 +20,8 @@ EXISTING = """{"credsStore": "", "auths": { "other.example:5000": {"auth": "b3Ro
 @pytest.fixture
 def front(oci_registry, tmp_path):
     """A registry holding demo 1.0.0 (pushed by Helm) that only answers with a token for USER/PASSWORD."""
-    from helm_python import package, push
-    archive = package(write_chart(tmp_path / "src", "demo", "1.0.0"), destination=str(tmp_path / "pkg"))
+    from helm_oracle import package, push
+    archive = package(write_chart(tmp_path / "src", "demo", "1.0.0"), str(tmp_path / "pkg"))
     push(archive, "oci://%s/charts" % oci_registry, plain_http=True)
     proxy = TokenAuthProxy(oci_registry, USER, PASSWORD)
     try:
@@ -45,15 +45,14 @@ def _login(front, env, tmp_path, password=PASSWORD, check_mode=False, **extra):
 
 def _helm_config(tmp_path, action, address, start=None):
     """The config file Helm's registry client leaves after ``action`` ('login' or 'logout'), from ``start``."""
-    from helm_python import RegistryClient
+    from helm_oracle import registry_login, registry_logout
     path = tmp_path / ("helm-%s.json" % action)
     if start is not None:
         path.write_bytes(start)
-    with RegistryClient(plain_http=True, credentials_file=str(path)) as client:
-        if action == "login":
-            client.login(address, USER, PASSWORD, plain_http=True)
-        else:
-            client.logout(address)
+    if action == "login":
+        registry_login(address, USER, PASSWORD, str(path), plain_http=True)
+    else:
+        registry_logout(address, str(path))
     return path.read_bytes(), os.stat(str(path)).st_mode & 0o777
 
 
@@ -67,12 +66,11 @@ def _seed(env, content=EXISTING):
 
 
 def _helm_pull(tmp_path, ref, address):
-    from helm_python import RegistryClient
+    from helm_oracle import pull, registry_login
     dest = tmp_path / "helm-pull"
     dest.mkdir()
-    with RegistryClient(plain_http=True, credentials_file=str(tmp_path / "helm-pull.json")) as client:
-        client.login(address, USER, PASSWORD, plain_http=True)
-        client.pull(ref, destination=str(dest), plain_http=True)
+    registry_login(address, USER, PASSWORD, str(tmp_path / "helm-pull.json"), plain_http=True)
+    pull(ref, str(dest), plain_http=True, registry_config=str(tmp_path / "helm-pull.json"))
     (archive,) = os.listdir(str(dest))
     return archive, (dest / archive).read_bytes()
 
@@ -82,7 +80,7 @@ def test_login_writes_the_config_helm_registry_login_writes(front, env, tmp_path
     expected, mode = _helm_config(tmp_path, "login", front.address, start)
     result = _login(front, env, tmp_path)
     assert result["changed"] is True and not result.get("failed"), result
-    assert result["stdout"] == "Login Succeeded"
+    assert result["stdout"] == "Login Succeeded\n"
     with open(_config(env), "rb") as handle:
         assert handle.read() == expected
     assert os.stat(_config(env)).st_mode & 0o777 == mode == 0o600
@@ -111,11 +109,9 @@ def test_login_into_no_config_creates_the_file_helm_creates(front, env, tmp_path
 
 
 def test_wrong_credentials_fail_naming_the_host_and_the_answer_and_write_nothing(front, env, tmp_path):
-    from helm_python import RegistryClient
-    from helm_python.errors import HelmRegistryError
-    with RegistryClient(plain_http=True, credentials_file=str(tmp_path / "helm.json")) as client:
-        with pytest.raises(HelmRegistryError):
-            client.login(front.address, USER, "wrong", plain_http=True)
+    from helm_oracle import HelmError, registry_login
+    with pytest.raises(HelmError):
+        registry_login(front.address, USER, "wrong", str(tmp_path / "helm.json"), plain_http=True)
     result = _login(front, env, tmp_path, password="wrong")
     assert result.get("failed") is True
     assert front.address in result["msg"] and "401" in result["msg"]
@@ -134,7 +130,7 @@ def test_login_is_idempotent_still_checks_the_credentials_and_check_mode_writes_
     before = os.stat(_config(env))
     front.seen.clear()
     again = _login(front, env, tmp_path)
-    assert again["changed"] is False and again["stdout"] == "Login Succeeded"
+    assert again["changed"] is False and again["stdout"] == "Login Succeeded\n"
     assert ("/v2/", "Bearer granted") in front.seen  # checked against the registry again
     assert os.stat(_config(env)).st_ino == before.st_ino  # not rewritten
     assert _login(front, env, tmp_path, check_mode=True)["changed"] is False
@@ -151,7 +147,7 @@ def test_logout_removes_the_entry_like_helm_registry_logout(front, env, tmp_path
     with open(_config(env), "rb") as handle:
         assert handle.read() == logged_in
     result = _run("registry_auth", args, env, tmp_path)
-    assert result["changed"] is True and result["stdout"] == "Removing login credentials for %s" % front.address
+    assert result["changed"] is True and result["stdout"] == "Removing login credentials for %s\n" % front.address
     with open(_config(env), "rb") as handle:
         assert handle.read() == expected
     assert _run("registry_auth", args, env, tmp_path)["changed"] is False
@@ -228,7 +224,7 @@ def test_playbook_logs_in_with_the_fqcn_and_pulls_with_the_login(front, env, tmp
         that:
           - first is changed
           - second is not changed
-          - first.stdout == 'Login Succeeded'
+          - first.stdout_lines == ['Login Succeeded']
 """.format(host=front.address, user=USER, password=PASSWORD, ref=ref, dest=dest))
     proc = run_playbook(playbook, env, tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr

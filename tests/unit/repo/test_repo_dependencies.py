@@ -27,7 +27,7 @@ def _parent(root, deps):
 
 
 def _helm(path):
-    from helm_python import dependency_update as helm_dependency_update
+    from helm_oracle import dependency_update as helm_dependency_update
     helm_dependency_update(path)
 
 

@@ -23,7 +23,7 @@ def repo(tmp_path, serve, helm_home):
 
 
 def _helm_pick(tmp_path, url, name, constraint):
-    from helm_python import pull
+    from helm_oracle import pull
     dest = tmp_path / ("pull-%s" % hashlib.sha1(repr(constraint).encode()).hexdigest())
     dest.mkdir()
     pull(name, repo_url=url, version=constraint, destination=str(dest))
@@ -70,7 +70,7 @@ def test_a_download_that_does_not_match_the_index_digest_fails(repo, tmp_path):
 
 @pytest.mark.parametrize("name,version,suffix", [("demo", "9.9.9", ""), ("nope", None, ""), ("demo", None, "/nope")])
 def test_errors_name_the_chart_version_and_repository_as_helm_does(repo, tmp_path, name, version, suffix):
-    from helm_python import pull
+    from helm_oracle import pull
     dest = tmp_path / "pull"
     dest.mkdir()
     with pytest.raises(Exception) as helm:

@@ -16,16 +16,16 @@ CONSTRAINTS = [None, "~1.0", "^1", ">=2.0.0-0", "1.0.0", "<1.2.0", "1.2.0+build.
 
 @pytest.fixture
 def pushed(oci_registry, tmp_path, helm_home):
-    from helm_python import package, push
+    from helm_oracle import package, push
     for version in VERSIONS:
         src = write_chart(tmp_path / "src" / version, "demo", version)
-        archive = package(src, destination=str(tmp_path / "pkg"))
+        archive = package(src, str(tmp_path / "pkg"))
         push(archive, "oci://%s/charts" % oci_registry, plain_http=True)
     return "oci://%s/charts/demo" % oci_registry
 
 
 def _helm_pull(tmp_path, ref, constraint):
-    from helm_python import pull
+    from helm_oracle import pull
     dest = tmp_path / ("pull-%s" % hashlib.sha1(repr(constraint).encode()).hexdigest())
     dest.mkdir()
     pull(ref, version=constraint, destination=str(dest), plain_http=True)
@@ -59,7 +59,7 @@ def test_oci_errors_name_the_reference(pushed):
 
 
 def test_oci_dependencies_match_helm_dependency_update(pushed, tmp_path):
-    from helm_python import dependency_update as helm_dependency_update
+    from helm_oracle import dependency_update as helm_dependency_update
     from ansible_collections.helmless.core.plugins.module_utils.repo import dependency_update
     import yaml
     repository = pushed.rsplit("/", 1)[0]
@@ -79,16 +79,14 @@ def test_oci_dependencies_match_helm_dependency_update(pushed, tmp_path):
 
 
 def test_oci_registries_behind_token_auth_take_repo_username_and_password(pushed, oci_registry, tmp_path):
-    from helm_python import RegistryClient
+    from helm_oracle import pull, registry_login
     from ocikit import TokenAuthProxy
     proxy = TokenAuthProxy(oci_registry, "robot", "t0ken-pass")
     try:
         ref = pushed.replace(oci_registry, proxy.address)
         (tmp_path / "helm").mkdir()
-        client = RegistryClient(plain_http=True, credentials_file=str(tmp_path / "registry.json"))
-        client.login(proxy.address, "robot", "t0ken-pass", plain_http=True)
-        client.pull(ref, version="^1", destination=str(tmp_path / "helm"), plain_http=True)
-        client.close()
+        registry_login(proxy.address, "robot", "t0ken-pass", str(tmp_path / "registry.json"), plain_http=True)
+        pull(ref, str(tmp_path / "helm"), version="^1", plain_http=True, registry_config=str(tmp_path / "registry.json"))
         (archive,) = os.listdir(str(tmp_path / "helm"))
         options = {"chart_ref": ref, "chart_version": "^1", "plain_http": True}
         with pytest.raises(RepoError) as err:

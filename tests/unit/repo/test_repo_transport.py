@@ -42,7 +42,7 @@ def test_client_certificates_reach_a_mutual_tls_repository(tmp_path, serve, helm
 
 
 def test_a_failed_fetch_fails_the_release_before_the_cluster_is_contacted(tmp_path, serve, helm_home):
-    from helm_python import pull
+    from helm_oracle import pull
     publish(str(tmp_path / "repo"), str(tmp_path / "src"), [("demo", "1.0.0")])
     repo = serve(tmp_path / "repo")
     api = socket.socket()

@@ -68,6 +68,11 @@ def _type_of(v):
     return t or go_type_name(v)
 
 
+def _asserted(v):
+    """The dynamic type a failed Go type assertion names: ``nil`` for a nil interface (TypeAssertionError)."""
+    return "nil" if v is None else _type_of(v)
+
+
 @gofunc(variadic="interface {}")
 def dig(*ps):
     if len(ps) < 3:
@@ -76,12 +81,12 @@ def dig(*ps):
     # Go's type assertion to map[string]interface {}: named map types (Values, Files) panic, so exact types.
     if type(d) is not dict:  # pylint: disable=unidiomatic-typecheck
         raise GoPanic("interface conversion: interface {} is %s, not map[string]interface {}"
-                      % _type_of(d))
+                      % _asserted(d))
     default = ps[-2]
     ks = []
     for k in ps[:-2]:
         if not isinstance(k, str):
-            raise GoPanic("interface conversion: interface {} is %s, not string" % _type_of(k))
+            raise GoPanic("interface conversion: interface {} is %s, not string" % _asserted(k))
         ks.append(k)
     for i, k in enumerate(ks):
         if k not in d:
@@ -91,7 +96,7 @@ def dig(*ps):
             return step
         if type(step) is not dict:  # pylint: disable=unidiomatic-typecheck
             raise GoPanic("interface conversion: interface {} is %s, not map[string]interface {}"
-                          % _type_of(step))
+                          % _asserted(step))
         d = step
 
 

@@ -1,0 +1,95 @@
+"""No-op after whoever wrote the last revision: the real helm v4 and v3 CLIs, plain and random charts."""
+import json
+
+import pytest
+
+from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_release
+
+from test_release_support import client_for, engine_for, module_params, write_chart
+
+PLAIN = {
+    "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\ndata:\n"
+               "  note: {{ .Values.note | quote }}\n  replicas: {{ .Values.replicas | quote }}\n",
+    "deploy.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n"
+                   "  replicas: {{ .Values.replicas }}\n  selector:\n    matchLabels: {app: web}\n  template:\n"
+                   "    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n"
+                   "      - name: web\n        image: nginx:1\n",
+    "NOTES.txt": "Release {{ .Release.Name }} notes {{ .Values.note }}\n",
+}
+# What charts in the corpus do: passwords, certificates and test-hook names generated on every render.
+RANDOM = dict(PLAIN, **{
+    "secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Release.Name }}-s\ndata:\n"
+                   "  password: {{ randAlphaNum 20 | b64enc | quote }}\n"
+                   "{{- $ca := genCA \"ca\" 365 }}\n"
+                   "  ca.crt: {{ $ca.Cert | b64enc | quote }}\n",
+    "test.yaml": "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}-test-{{ randAlphaNum 5 | lower }}\n"
+                 "  annotations:\n    helm.sh/hook: test\nspec:\n  restartPolicy: Never\n"
+                 "  containers:\n  - name: t\n    image: busybox\n",
+})
+
+
+def _versions(kubeconfig, namespace):
+    return [r["version"] for r in engine_for(kubeconfig, namespace).history()]
+
+
+def _ours(kubeconfig, namespace, chart, note, **kw):
+    result, _ = run_release(module_params(name="rel", namespace=namespace, chart_ref=chart, kubeconfig=kubeconfig,
+                                          values={"note": note}, **kw))
+    return result
+
+
+def _no_op(result):
+    return not result["changed"] and result["api_requests"]["writes"] == 0
+
+
+@pytest.mark.parametrize("templates", [PLAIN, RANDOM], ids=["plain", "random"])
+@pytest.mark.parametrize("which", ["helm4", "helm3"])
+def test_our_run_after_helm_wrote_the_same_chart_and_values_writes_nothing(
+        request, tmp_path, kubeconfig, namespace, which, templates):
+    helm = request.getfixturevalue(which)
+    chart = write_chart(tmp_path, templates, values={"note": "zero", "replicas": 1})
+    helm.run("install", "rel", chart, "-n", namespace, "--set", "note=one")
+    result = _ours(kubeconfig, namespace, chart, "one")
+    assert _no_op(result), result["progress"]
+    assert _versions(kubeconfig, namespace) == [1]
+
+    # the sequence of issue 11: ours upgrades, helm upgrades, ours with helm's values is a no-op
+    assert _ours(kubeconfig, namespace, chart, "two")["changed"]
+    helm.run("upgrade", "rel", chart, "-n", namespace, "--set", "note=three")
+    secret_before = client_for(kubeconfig).get("v1", "Secret", "rel-s", namespace)
+    for _ in range(2):
+        result = _ours(kubeconfig, namespace, chart, "three")
+        assert _no_op(result), result["progress"]
+    assert _versions(kubeconfig, namespace) == [1, 2, 3]
+    if templates is RANDOM:  # helm's generated password and certificate stay as helm wrote them
+        assert client_for(kubeconfig).get("v1", "Secret", "rel-s", namespace)["data"] == secret_before["data"]
+    history = json.loads(helm.run("history", "rel", "-n", namespace, "-o", "json").stdout)
+    assert [(h["revision"], h["status"]) for h in history] == [(1, "superseded"), (2, "superseded"),
+                                                              (3, "deployed")]
+
+    # a real change of values still upgrades, and helm keeps working on the result
+    result = _ours(kubeconfig, namespace, chart, "four")
+    assert result["changed"] and _versions(kubeconfig, namespace) == [1, 2, 3, 4]
+    assert client_for(kubeconfig).get("v1", "ConfigMap", "rel-cm", namespace)["data"]["note"] == "four"
+    helm.run("upgrade", "rel", chart, "-n", namespace, "--reuse-values")
+
+
+def test_a_random_chart_reruns_as_a_no_op_yet_drift_is_still_repaired(tmp_path, kubeconfig, namespace):
+    chart = write_chart(tmp_path, RANDOM, values={"note": "zero", "replicas": 1})
+    assert _ours(kubeconfig, namespace, chart, "one")["changed"]
+    client = client_for(kubeconfig)
+    password = client.get("v1", "Secret", "rel-s", namespace)["data"]["password"]
+    result = _ours(kubeconfig, namespace, chart, "one")
+    assert _no_op(result), result["progress"]
+    assert "only what genCA, randAlphaNum generate differs" in " ".join(result["progress"])
+
+    editor = client_for(kubeconfig)
+    editor.field_manager = "kubectl-edit"  # a hand edit: another manager takes the field over
+    editor.patch("v1", "ConfigMap", "rel-cm", namespace, {"data": {"note": "edited"}})
+    result = _ours(kubeconfig, namespace, chart, "one")  # chart-delta: reported, kept
+    assert _no_op(result) and [d["kind"] for d in result["drift"]] == ["ConfigMap"]
+    assert client.get("v1", "ConfigMap", "rel-cm", namespace)["data"]["note"] == "edited"
+    result = _ours(kubeconfig, namespace, chart, "one", apply_strategy="helm3")  # helm3: reverted
+    assert result["changed"] and _versions(kubeconfig, namespace) == [1, 2]
+    assert client.get("v1", "ConfigMap", "rel-cm", namespace)["data"]["note"] == "one"
+    assert client.get("v1", "Secret", "rel-s", namespace)["data"]["password"] == password  # nothing re-rolled
