@@ -308,7 +308,8 @@ class ReleaseEngine:
 
     def _cleanup_created(self, changes, opts, message):
         """``--cleanup-on-fail``: delete (in the background) what this failed upgrade/rollback created."""
-        created = [c for c in changes if c.action == "create"]  # absent when planned: ours if there now
+        # absent when planned (a create, or a server-side apply with nothing before): ours if there now
+        created = [c for c in changes if c.action in ("create", "apply") and c.before is None]
         if not opts.cleanup_on_fail or not created:
             return message
         errors, deleted = [], 0
