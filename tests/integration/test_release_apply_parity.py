@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from ansible_collections.helmless.core.plugins.module_utils.actions.info import describe
 from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError
 
 from test_release_support import (client_for, configmap, deployment, engine_for, literal_input, opts, to_yaml,
@@ -55,6 +56,10 @@ def test_helm_and_we_take_turns_without_conflicts_or_mixed_managers(request, tmp
     assert engine_for(kubeconfig, namespace).history()[-1].get("apply_method") == helm_method
     assert _helm_operations(kubeconfig, namespace) == {"a": {helm_op}, "web": {helm_op}}
 
+    rerun = engine_for(kubeconfig, namespace)  # the same chart and values as helm's upgrade: nothing to do
+    assert not rerun.present(literal_input(_docs("v3", "nginx:3"), version="0.3.0"), opts()).changed
+    assert rerun.client.count(writes_only=True) == 0 and len(rerun.history()) == 3
+
     out = engine_for(kubeconfig, namespace).present(literal_input(_docs("v4", "nginx:4")), opts())
     assert out.changed and out.release["version"] == 4
     assert _helm_operations(kubeconfig, namespace) == {"a": {helm_op}, "web": {helm_op}}
@@ -69,6 +74,9 @@ def test_helm_and_we_take_turns_without_conflicts_or_mixed_managers(request, tmp
     assert [(h["revision"], h["status"]) for h in history] == [
         (1, "superseded"), (2, "superseded"), (3, "superseded"), (4, "superseded"), (5, "deployed")]
     assert "STATUS: deployed" in helm.run("status", "rel", "-n", namespace).stdout
+    info = describe(engine_for(kubeconfig, namespace))
+    assert [(h["revision"], h["status"], h["description"]) for h in info["history"]] == [
+        (h["revision"], h["status"], h["description"]) for h in history]
     if which == "helm4":
         assert _apply_method(helm, namespace) == "ssa"
 

@@ -79,7 +79,7 @@ def test_check_mode_install_writes_nothing_and_predicts_the_install(kubeconfig, 
 
 def test_check_mode_upgrade_predicts_value_template_and_object_changes(kubeconfig, namespace):
     engine_for(kubeconfig, namespace).present(
-        literal_input([configmap("a", {"k": "v"}), configmap("gone", {"x": "y"}), deployment("web")]), opts())
+        literal_input([configmap("a", {"k": "v"}), configmap("gone", {"x": "z"}), deployment("web")]), opts())
     new = literal_input([configmap("a", {"k": "v2"}), configmap("added", {"n": "1"}),
                          deployment("web", replicas=2, env={"B": "2"})], config={"k": "v2"})
     check_engine = engine_for(kubeconfig, namespace)

@@ -324,3 +324,17 @@ def test_nested_subchart_archives_share_one_size_budget(monkeypatch):
     parts = [("c/Chart.yaml", CHART)] + [("c/charts/s%d-1.0.0.tgz" % i, sub) for i in range(3)]
     with pytest.raises(ChartError, match="larger than the maximum size 20000"):
         load_archive(_tgz(parts))
+
+
+@pytest.mark.parametrize("length", [4096, 8192])
+def test_a_last_line_of_a_buffer_multiple_without_newline_is_kept_like_helm(tmp_path, length):
+    """Helm 4.3 reads a values file's unterminated last line whatever its length (4.2 dropped it at 4096*n)."""
+    text = "a: 1\nb: " + "x" * (length - 3)
+    path = write_chart(tmp_path, files={"values.yaml": text,
+                                        "templates/t.yaml": "n: {{ len .Values.b }}\na: {{ .Values.a }}\n"})
+    (tmp_path / "user.yaml").write_text(text.replace("a: 1", "a: 2"))
+    assert load_chart(path).values == helm_oracle.Chart.load(path).values
+    from ansible_collections.helmless.core.plugins.module_utils.render import render_release
+    ours = render_release(path, values_files=[str(tmp_path / "user.yaml")], name="rel", namespace="ns")
+    assert ours.rendered == helm_oracle.render(path, values_files=[tmp_path / "user.yaml"], name="rel",
+                                               namespace="ns")
