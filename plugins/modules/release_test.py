@@ -85,6 +85,15 @@ status:
   description: The tested revision (as helmless.core.release returns it); its status is not changed by testing.
   returned: always
   type: dict
+stdout:
+  description: What C(helm test) prints - the release's status with its C(TEST SUITE) (each test's last start,
+    completion and phase).
+  returned: always
+  type: str
+command:
+  description: The equivalent helm command line (informational, nothing runs it).
+  returned: always
+  type: str
 progress:
   description: Timestamped phases of the run (each test created, succeeded or failed); C(-v) shows them.
   returned: always

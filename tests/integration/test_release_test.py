@@ -4,6 +4,7 @@ other's runs."""
 import copy
 import json
 import os
+import re
 
 import pytest
 
@@ -103,6 +104,8 @@ def test_release_test_records_what_helm_test_records_and_each_reads_the_others_r
         helm4.run("test", "rel", "-n", namespace, "--filter", "name=pod-test")
         again, _ = run_release_test(_params(kubeconfig, other, filter=["name=pod-test"]))
         assert [(t["name"], t["phase"]) for t in again["tests"]] == [("pod-test", "Succeeded")]
+        status = helm4.run("status", "rel", "-n", other).stdout
+        assert again["stdout"] == re.sub(r"RESOURCES:\n.*?\n\n(?=TEST SUITE)", "", status, flags=re.S)
     finally:
         client.CoreV1Api(kube_client).delete_namespace(other)
 

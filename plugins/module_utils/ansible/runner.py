@@ -315,13 +315,21 @@ def run_release_test(params, check_mode=False):
         rel, tests = run_tests(engine, params.get("filter") or (), timeout, params.get("logs", False), check_mode,
                                progress)
     except TestFailed as exc:
-        raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), changed=True, tests=exc.tests,
-                                           progress=progress.lines)) from exc
+        failed = dict(_failed_output(exc, warnings, command), changed=True, tests=exc.tests, rc=1,
+                      progress=progress.lines)
+        failed["stdout"] = _test_stdout(engine.history()[-1])  # helm test prints the suite, then fails
+        raise ModuleFailure(str(exc), failed) from exc
     except (OperationError, KubeError) as exc:
-        raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), changed=False,
+        raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), changed=False, rc=1,
                                            progress=progress.lines)) from exc
     return {"changed": bool(tests), "status": release_status(rel), "tests": tests, "progress": progress.lines,
-            "command": command}, warnings
+            "command": command, "stdout": _test_stdout(rel), "stderr": _lines(warnings), "rc": 0}, warnings
+
+
+def _test_stdout(rel):
+    """What ``helm test`` prints: the release's status with its test suite, without notes."""
+    from ..actions.printer import status_text
+    return status_text(dict(rel, info=dict(rel.get("info") or {}, notes="")))
 
 
 def run_info(params):
