@@ -7,7 +7,13 @@ the two collections and as a `helm upgrade` process for the CLI; plus the number
 no-op makes. kubernetes.core comes from the `ansible` PyPI package (extracted, not installed) and runs
 with the real helm v3 binary and helm-diff plugin built by scripts/controlplane.
 
-    python3 benchmarks/release.py [-n 3] [--objects 50,300]
+Then the per-task cost Ansible users pay most often: the marginal cost of one more no-op task in a
+playbook ((N tasks - 1 task) / (N - 1), same run) for ours, kubernetes.core.helm and ``ping``, and the
+module's own cost (marginal minus ping's), ours / kubernetes.core.helm; and module start,
+``ansible -m helmless.core.template`` on the demo chart minus ``ansible -m ping``. The persistent
+caches (~/.cache/helmless.core) are warmed by the first run of each, as on any controller.
+
+    python3 benchmarks/release.py [-n 3] [--objects 50,300] [--tasks 11] [--no-marginal]
 """
 import argparse
 import json
@@ -24,7 +30,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COLLECTIONS = os.path.join(ROOT, ".build", "collections")
 CACHE = os.path.join(os.path.expanduser("~"), ".cache", "helmless-bench")
 ANSIBLE_VERSION = "12.3.0"  # the ansible package whose kubernetes.core (6.2.0) we compare with
-TARGETS = {"noop_vs_kubernetes_core": 0.5, "upgrade_vs_helm": 1.0}
+TARGETS = {"noop_vs_kubernetes_core": 0.8, "upgrade_vs_helm": 0.4, "module_cost_vs_kubernetes_core": 0.5,
+           "module_start_s": 0.15}
 
 
 def _link_collection():
@@ -182,6 +189,8 @@ def main():
     parser.add_argument("-n", type=int, default=3, help="runs per measurement (median)")
     parser.add_argument("--objects", default="50,300")
     parser.add_argument("--no-kubernetes-core", action="store_true", help="skip kubernetes.core.helm")
+    parser.add_argument("--tasks", type=int, default=11, help="tasks in the marginal-cost playbook")
+    parser.add_argument("--no-marginal", action="store_true", help="skip the per-task and module-start measures")
     args = parser.parse_args()
     _link_collection()
     sys.path.insert(0, os.path.join(ROOT, "scripts", "controlplane.d"))
@@ -258,6 +267,80 @@ def measure(args, kubeconfig, bins):
                 t["direct"] / t["helm"], "%d (target <= %d)" % (requests, objects + 3) if op == "no-op" else ""))
     print("targets: no-op task <= %.1fx kubernetes.core.helm, upgrade engine <= %.1fx helm CLI"
           % (TARGETS["noop_vs_kubernetes_core"], TARGETS["upgrade_vs_helm"]))
+    if not args.no_marginal:
+        marginal(args, env, kubeconfig, bins, work, core)
+
+
+def _tasks_playbook(path, module, params, count):
+    body = "".join("    - %s:\n%s" % (module, "".join("        %s: %s\n" % kv for kv in params.items()))
+                   for _ in range(count))
+    with open(path, "w") as fh:
+        fh.write("- hosts: localhost\n  connection: local\n  gather_facts: false\n  tasks:\n" + body)
+    return path
+
+
+def _median_run(cmd, env, n):
+    return statistics.median(timed(cmd, env) for _ in range(n))
+
+
+def marginal(args, env, kubeconfig, bins, work, core):
+    """Marginal no-op task cost per module and module start, each pair measured interleaved."""
+    play = ["ansible-playbook", "-i", "localhost,", "-e", "ansible_python_interpreter=" + sys.executable]
+    print("\nper no-op task in a playbook of %d (marginal = (T%d - T1) / %d), seconds:" % (
+        args.tasks, args.tasks, args.tasks - 1))
+    print("%-8s %10s %10s %10s %14s %14s %9s" % ("objects", "ping", "ours", "k.core", "ours-ping", "k.core-ping",
+                                                  "own/kc"))
+    for objects in [int(x) for x in args.objects.split(",")]:
+        chart = write_chart(work, objects)
+        spaces = {who: "bench-marg-%s-%s" % (who, uuid.uuid4().hex[:6]) for who in ("ours", "kcore")}
+        for ns in spaces.values():
+            core.create_namespace({"metadata": {"name": ns}})
+        common = {"chart_ref": chart, "kubeconfig": kubeconfig, "values": "{rev: '1'}"}
+        modules = {"ping": ("ping", {}),
+                   "ours": ("helmless.core.release", dict(common, name="bench", namespace=spaces["ours"])),
+                   "kcore": ("kubernetes.core.helm", dict(common, name="bench", release_namespace=spaces["kcore"],
+                                                          binary_path=bins["helm3"]))}
+        per = {}
+        for who, (module, params) in modules.items():
+            if who == "kcore" and args.no_kubernetes_core:
+                continue
+            one = _tasks_playbook(os.path.join(work, "m-%s-1.yml" % who), module, params, 1)
+            many = _tasks_playbook(os.path.join(work, "m-%s-n.yml" % who), module, params, args.tasks)
+            timed(play + [one], env)  # install, warm the caches
+            t1, tn = [], []
+            for _ in range(args.n):
+                t1.append(timed(play + [one], env))
+                tn.append(timed(play + [many], env))
+            per[who] = (statistics.median(tn) - statistics.median(t1)) / (args.tasks - 1)
+        per.setdefault("kcore", float("nan"))
+        own = per["ours"] - per["ping"]
+        kc_own = per["kcore"] - per["ping"]
+        print("%-8d %10.3f %10.3f %10.3f %14.3f %14.3f %8.2fx   (target <= %.1fx)%s" % (
+            objects, per["ping"], per["ours"], per["kcore"], own, kc_own, own / kc_own,
+            TARGETS["module_cost_vs_kubernetes_core"], _dominates(own / kc_own > TARGETS[
+                "module_cost_vs_kubernetes_core"])))
+        for ns in spaces.values():
+            core.delete_namespace(ns)
+    adhoc = ["ansible", "localhost", "-e", "ansible_python_interpreter=" + sys.executable]
+    demo = os.path.join(ROOT, "playbooks", "charts", "webapp")
+    template = adhoc + ["-m", "helmless.core.template", "-a", "chart_ref=" + demo]
+    ping = adhoc + ["-m", "ping"]
+    timed(template, env)
+    starts, pings = [], []
+    for _ in range(max(args.n, 3)):
+        pings.append(timed(ping, env))
+        starts.append(timed(template, env))
+    delta = statistics.median(starts) - statistics.median(pings)
+    print("\nmodule start: ansible -m helmless.core.template (demo chart) %.2f s - ansible -m ping %.2f s = %.2f s"
+          "   (target <= %.2f s)" % (statistics.median(starts), statistics.median(pings), delta,
+                                    TARGETS["module_start_s"]))
+
+
+def _dominates(missed):
+    if not missed:
+        return ""
+    return ("\n         missed: our task = imports (module_utils from the code cache) + kubeconfig + GET /version, "
+            "the release Secret (gunzip + JSON) and one GET per object; profile with cProfile on the AnsiballZ payload")
 
 
 if __name__ == "__main__":

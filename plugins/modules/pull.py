@@ -15,7 +15,8 @@ description:
     files) are already there. Check mode writes nothing into I(destination).
   - The chart is fetched and verified (against the repository index digest) before I(destination) is touched;
     files are written under a temporary name and renamed, so a failed pull leaves I(destination) as it was.
-  - Chart provenance (I(verify_chart), I(provenance)) is not supported; asking for it fails the task.
+  - I(verify_chart) checks the chart's provenance (C(.prov)) as C(helm pull --verify) does, before anything is
+    written; I(provenance) fetches the C(.prov) without checking it. Both write it beside the archive.
 author:
   - helmless.core founders (@helmless)
 attributes:
@@ -66,6 +67,23 @@ path:
 digest:
   description: sha256 (hex) of the chart archive.
   returned: success
+  type: str
+stdout:
+  description: What C(helm pull) prints (an OCI pull's C(Pulled:)/C(Digest:) lines, I(verify_chart)'s C(Signed by:),
+    C(Using Key With Fingerprint:) and C(Chart Hash Verified:) lines).
+  returned: always
+  type: str
+stderr:
+  description: Warnings, one a line; on failure also C(Error - <message>).
+  returned: always
+  type: str
+rc:
+  description: C(0), or C(1) when the task fails (the exit code helm would have).
+  returned: always
+  type: int
+command:
+  description: The equivalent C(helm pull) command line (informational, nothing runs it; passwords masked).
+  returned: always
   type: str
 """
 

@@ -69,6 +69,14 @@ stdout_lines:
   returned: always
   type: list
   elements: str
+stderr:
+  description: Warnings, one a line; on failure also C(Error - <message>).
+  returned: always
+  type: str
+command:
+  description: The equivalent C(helm registry login)/C(logout) command line (informational; the password masked).
+  returned: always
+  type: str
 """
 
 from ansible.module_utils.basic import AnsibleModule

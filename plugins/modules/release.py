@@ -147,6 +147,23 @@ api_requests:
   description: Requests sent to the API server (total, and real writes).
   returned: always
   type: dict
+stdout:
+  description:
+    - What C(helm upgrade --install) (or C(helm uninstall), C(helm rollback)) prints for the operation, notes
+      included, as kubernetes.core.helm returns it - empty in check mode and when nothing changed (no helm
+      command would run then).
+  returned: always
+  type: str
+stderr:
+  description: Warnings, one a line; on failure also C(Error - <message>) as helm prints it.
+  returned: always
+  type: str
+command:
+  description:
+    - The equivalent helm command line (C(helm upgrade --install ...) or C(helm uninstall ...)), as kubernetes.core.helm
+      returns it. Informational - nothing runs it; I(release_values) appear as C(--values=-), passwords masked.
+  returned: always
+  type: str
 progress:
   description:
     - Timestamped phases of the run (render, plan, record, hook, apply, wait, result); C(-v) shows them.

@@ -64,6 +64,14 @@ stdout:
   returned: always
   type: str
   sample: '"example" has been added to your repositories'
+stderr:
+  description: Warnings, one a line; on failure also C(Error - <message>).
+  returned: always
+  type: str
+command:
+  description: The equivalent C(helm repo add)/C(remove) command line (informational, nothing runs it; passwords masked).
+  returned: always
+  type: str
 """
 
 from ansible.module_utils.basic import AnsibleModule

@@ -42,6 +42,18 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+stdout:
+  description: What C(helm rollback) prints (C(Rollback was a success! Happy Helming!)); empty in check mode.
+  returned: always
+  type: str
+stderr:
+  description: Warnings, one a line; on failure also C(Error - <message>).
+  returned: always
+  type: str
+command:
+  description: The equivalent C(helm rollback) command line (informational, nothing runs it).
+  returned: always
+  type: str
 helm_version:
   description: The Helm release this collection emulates (see M(helmless.core.release)).
   returned: success

@@ -7,7 +7,9 @@
 //
 // Operations (field "op"):
 //
-//	render          chart, values | values_yaml | values_files, name, namespace, revision, is_install,
+//	render          chart, values | values_yaml | values_files and set, set_string, set_json, set_file,
+//	                set_literal (the CLI's -f/--set* flags, merged as the CLI merges them), name, namespace,
+//	                revision, is_install,
 //	                is_upgrade, kube_version, api_versions → {rendered: {template path: text}}
 //	                (ProcessDependencies, ToRenderValues with Helm's default capabilities, pkg/engine: what
 //	                `helm template` renders per file, with no cluster)
@@ -55,6 +57,11 @@ type request struct {
 	Values      map[string]any `json:"values"`
 	ValuesYAML  *string        `json:"values_yaml"`
 	ValuesFiles []string       `json:"values_files"`
+	Set         []string       `json:"set"`
+	SetString   []string       `json:"set_string"`
+	SetJSON     []string       `json:"set_json"`
+	SetFile     []string       `json:"set_file"`
+	SetLiteral  []string       `json:"set_literal"`
 	Name        string         `json:"name"`
 	Namespace   string         `json:"namespace"`
 	Revision    int            `json:"revision"`
@@ -102,8 +109,10 @@ func loadChart(path string) (*chart.Chart, error) {
 // userValues are the request's values the way the helm CLI would read them.
 func userValues(r *request) (map[string]any, error) {
 	switch {
-	case r.ValuesFiles != nil:
-		opts := values.Options{ValueFiles: r.ValuesFiles}
+	case r.ValuesFiles != nil || r.Set != nil || r.SetString != nil || r.SetJSON != nil || r.SetFile != nil ||
+		r.SetLiteral != nil:
+		opts := values.Options{ValueFiles: r.ValuesFiles, Values: r.Set, StringValues: r.SetString,
+			JSONValues: r.SetJSON, FileValues: r.SetFile, LiteralValues: r.SetLiteral}
 		v, err := opts.MergeValues(getter.Providers{})
 		return v, fail("values", err)
 	case r.ValuesYAML != nil:

@@ -125,3 +125,19 @@ def test_contradicting_apply_options_are_refused_before_anything_is_written(kube
             eng.present(literal_input([configmap("a", {"k": "v2"})]), opts(**bad))
         assert eng.client.count(writes_only=True) == 0
     assert [r["version"] for r in engine_for(kubeconfig, namespace).history()] == [1]
+
+
+def test_take_ownership_of_an_object_another_manager_wrote(kubeconfig, namespace):
+    client = client_for(kubeconfig)
+    client.field_manager = "kubectl-client-side-apply"
+    client.create(dict(configmap("a", {"k": "theirs"}), metadata={"name": "a", "namespace": namespace}))
+    with pytest.raises(OperationError, match="conflict"):  # Helm 4's server-side apply: a conflict
+        engine_for(kubeconfig, namespace).present(literal_input([configmap("a", {"k": "ours"})]),
+                                                  opts(strategy="server-side", take_ownership=True))
+    # chart-delta: everything of a taken-over object is the chart's
+    engine_for(kubeconfig, namespace).present(literal_input([configmap("a", {"k": "ours"})]),
+                                              opts(take_ownership=True))
+    assert client.get("v1", "ConfigMap", "a", namespace)["data"] == {"k": "ours"}
+    owners = {e["manager"] for e in client.get("v1", "ConfigMap", "a", namespace)["metadata"]["managedFields"]
+              if "f:k" in e["fieldsV1"].get("f:data", {})}
+    assert owners == {"helm"}

@@ -114,6 +114,9 @@ def call(op, **fields):
     return _ORACLE.call(fields)
 
 
+_SET_FLAGS = ("set", "set_string", "set_json", "set_file", "set_literal")
+
+
 def _values_fields(values=None, values_yaml=None, values_files=None):
     if values_files is not None:
         return {"values_files": [os.fspath(p) for p in values_files]}
@@ -125,7 +128,8 @@ def _values_fields(values=None, values_yaml=None, values_files=None):
 def render(path, values=None, name="release-name", namespace="default", **options):
     """``{template path: text}`` as Helm's engine renders the chart at ``path`` (no cluster).
 
-    ``options``: revision, is_install, is_upgrade, kube_version, api_versions, values_yaml, values_files."""
+    ``options``: revision, is_install, is_upgrade, kube_version, api_versions, values_yaml, values_files and
+    the CLI's --set family as lists (set, set_string, set_json, set_file, set_literal)."""
     fields = _values_fields(values, options.pop("values_yaml", None), options.pop("values_files", None))
     fields.update(options)
     return call("render", chart=os.fspath(path), name=name, namespace=namespace, **fields)["rendered"]

@@ -208,6 +208,16 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
     "update_repo_cache": {"type": "bool", "default": False,
                           "description": ["With I(chart_ref=repo_name/chart_name), download the repository's index "
                                           "again first (C(helm repo update) for that repository)."]},
+    "verify": {"type": "bool", "default": False,
+               "description": ["Verify the chart's provenance before anything else happens, as C(helm --verify): a "
+                               "packaged chart (local C(.tgz) with its C(.prov) beside it, a repository or URL chart "
+                               "with C(<chart URL>.prov), an OCI chart with its provenance layer) must be signed by a "
+                               "key of I(keyring) and match the SHA-256 listed in the C(.prov). Chart directories "
+                               "cannot be verified (as in Helm)."]},
+    "keyring": {"type": "path",
+                "description": ["Keyring of trusted public keys for I(verify) (binary C(pubring.gpg), GnuPG "
+                                "C(pubring.kbx) or ASCII-armored keys); default C($GNUPGHOME/pubring.gpg) (or "
+                                "C(~/.gnupg)), as Helm."]},
     "plain_http": {"type": "bool", "default": False,
                    "description": ["Talk plain HTTP to the OCI registry of an C(oci://) I(chart_ref)."]},
 }, **copy.deepcopy(REPO_ACCESS), **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY))
@@ -343,6 +353,16 @@ TEMPLATE = dict({
     "insecure_registry": {"type": "bool", "default": False,
                           "description": ["Do not verify the chart repository's TLS certificate "
                                           "(C(--insecure-skip-tls-verify))."]},
+    "verify": {"type": "bool", "default": False,
+               "description": ["Verify the chart's provenance before anything else happens, as C(helm --verify): a "
+                               "packaged chart (local C(.tgz) with its C(.prov) beside it, a repository or URL chart "
+                               "with C(<chart URL>.prov), an OCI chart with its provenance layer) must be signed by a "
+                               "key of I(keyring) and match the SHA-256 listed in the C(.prov). Chart directories "
+                               "cannot be verified (as in Helm)."]},
+    "keyring": {"type": "path",
+                "description": ["Keyring of trusted public keys for I(verify) (binary C(pubring.gpg), GnuPG "
+                                "C(pubring.kbx) or ASCII-armored keys); default C($GNUPGHOME/pubring.gpg) (or "
+                                "C(~/.gnupg)), as Helm."]},
     "plain_http": {"type": "bool", "default": False,
                    "description": ["Talk plain HTTP to the OCI registry of an C(oci://) I(chart_ref)."]},
 }, **{k: copy.deepcopy(v) for k, v in REPO_ACCESS.items() if k != "insecure_skip_tls_verify"}, **_unused_connection())
@@ -402,12 +422,17 @@ PULL = {
     "plain_http": {"type": "bool", "default": False,
                    "description": ["Talk plain HTTP to the OCI registry of an C(oci://) I(chart_ref)."]},
     "verify_chart": {"type": "bool", "default": False,
-                     "description": ["Not supported - provenance (C(.prov)) signatures are not checked; C(true) "
-                                     "fails the task rather than pull an unverified chart."]},
+                     "description": ["Verify the chart's provenance before writing anything, as C(helm pull --verify): "
+                                     "the C(.prov) (C(<chart URL>.prov), or the OCI provenance layer) must be signed "
+                                     "by a key of I(verify_chart_keyring) and list the archive's SHA-256. The C(.prov) "
+                                     "is written beside the archive and C(stdout) says who signed, as helm prints it."]},
     "verify_chart_keyring": {"type": "path",
-                             "description": ["Not supported (see I(verify_chart)); setting it fails the task."]},
+                             "description": ["Keyring of trusted public keys for I(verify_chart) (binary C(pubring.gpg), "
+                                             "GnuPG C(pubring.kbx) or ASCII-armored keys, as Helm 4 reads them); "
+                                             "default C($GNUPGHOME/pubring.gpg) (or C(~/.gnupg)), as Helm."]},
     "provenance": {"type": "bool", "default": False,
-                   "description": ["Not supported - C(.prov) files are not fetched; C(true) fails the task."]},
+                   "description": ["Also fetch the chart's C(.prov) file and write it beside the archive, without "
+                                   "verifying it (C(helm pull --prov)); the task fails when there is none."]},
 }
 PULL.update(_unused_connection())
 

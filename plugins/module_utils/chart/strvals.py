@@ -405,10 +405,10 @@ def parse_set_json_cli(text, dest=None):
         return parse_set_json(text, dest)
     try:
         obj = json.loads(stripped, parse_int=float)
-    except ValueError as exc:
-        raise ValuesError("failed parsing --set-json data JSON: %s" % exc)
-    if not isinstance(obj, dict):
-        raise ValuesError("failed parsing --set-json data JSON: not an object")
+    except ValueError:
+        obj = None
+    if not isinstance(obj, dict):  # Helm's message quotes the argument, not the JSON error
+        raise ValuesError("failed parsing --set-json data JSON: %s" % text)
     data = dest if dest is not None else {}
     merged = merge_maps(data, obj)
     data.clear()

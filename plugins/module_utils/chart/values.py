@@ -359,5 +359,9 @@ def user_values(values_files=(), set_json=(), set_values=(), set_string=(), set_
             try:
                 parse(expression, base)
             except ValuesError as exc:
-                raise ValuesError("failed parsing %s: %s" % (what, exc))
+                if parse is not strvals.parse_set_json_cli:
+                    raise ValuesError("failed parsing %s: %s" % (what, exc))
+                if str(exc).startswith("failed parsing --set-json data JSON: "):
+                    raise
+                raise ValuesError("failed parsing --set-json data %s" % expression)  # Helm drops the reason
     return base

@@ -1,39 +1,37 @@
-"""On-disk cache for discovery and OpenAPI documents, shared by runs on the same controller."""
-import hashlib
+"""On-disk cache for discovery and OpenAPI documents, shared by runs on the same controller.
+
+Entries live in the ``kube`` store of diskcache (atomic, bounded, versioned, ``HELMLESS_CACHE=off``).
+Documents that can change without a new key (discovery, the OpenAPI index) are read with a TTL, as
+kubectl's discovery cache (6 hours); content-addressed ones (OpenAPI ``?hash=`` URLs) never expire.
+"""
 import json
-import os
-import tempfile
+import time
 
+from ..diskcache import Store, digest
 
-def default_cache_dir():
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "helmless.core")
+MAX_BYTES = 128 * 1024 * 1024
+DISCOVERY_TTL = 6 * 3600
 
 
 class DiskCache:
-    """JSON blobs under a directory, written atomically; any IO problem just means a cache miss."""
+    """JSON documents keyed by a tuple of strings; any problem just means a cache miss."""
 
-    def __init__(self, directory):
-        self.directory = directory or default_cache_dir()
+    def __init__(self, directory=None):
+        self._store = Store("kube", MAX_BYTES, directory)
 
-    def _path(self, *key):
-        digest = hashlib.sha256("\0".join(key).encode()).hexdigest()[:32]
-        return os.path.join(self.directory, key[0].split(":")[0], digest + ".json")
-
-    def load(self, *key):
-        try:
-            with open(self._path(*key), encoding="utf-8") as handle:
-                return json.load(handle)
-        except (OSError, ValueError):
+    def load(self, *key, ttl=None):
+        payload = self._store.get(digest("kube", *key))
+        if payload is None:
             return None
+        try:
+            entry = json.loads(payload)
+        except ValueError:
+            return None
+        if not isinstance(entry, dict) or "value" not in entry:
+            return None
+        if ttl is not None and not 0 <= time.time() - entry.get("stored", 0) <= ttl:
+            return None
+        return entry["value"]
 
     def store(self, value, *key):
-        path = self._path(*key)
-        try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(value, handle)
-            os.replace(tmp, path)
-        except OSError:
-            pass
+        self._store.put(digest("kube", *key), json.dumps({"stored": time.time(), "value": value}).encode())

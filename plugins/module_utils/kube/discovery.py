@@ -1,10 +1,10 @@
 """API discovery (which kinds exist, their plural names and scope), cached on disk per cluster+version.
 
 Uses aggregated discovery (two requests for the whole cluster) and keeps the answer on disk keyed by
-server URL and gitVersion, so a no-op run needs only ``GET /version``. An unknown kind refreshes once
+server URL and gitVersion for up to 6 hours (kubectl's TTL), so a no-op run needs only ``GET /version``. An unknown kind refreshes once
 (a CRD may just have been installed) before failing with Helm's message.
 """
-from .cache import DiskCache
+from .cache import DISCOVERY_TTL, DiskCache
 from .errors import ApiError, KubeError
 
 _AGGREGATED = ("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
@@ -30,7 +30,7 @@ class Discovery:
     def _load(self, refresh=False):
         if self._resources is not None and not refresh:
             return self._resources
-        cached = None if refresh else self.cache.load(*self._key())
+        cached = None if refresh else self.cache.load(*self._key(), ttl=DISCOVERY_TTL)
         if cached is None:
             cached = self._discover()
             self.cache.store(cached, *self._key())

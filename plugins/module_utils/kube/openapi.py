@@ -4,7 +4,7 @@ The group-version documents are content addressed (``?hash=``), so each is fetch
 controller and then read from disk. Only built-in kinds (schemas named ``io.k8s.*``) take strategic
 merge patches; custom resources get JSON merge patches, as in Helm.
 """
-from .cache import DiskCache
+from .cache import DISCOVERY_TTL, DiskCache
 from .errors import ApiError
 
 
@@ -71,11 +71,12 @@ class OpenAPI:
         self.cache = DiskCache(cache_dir)
         self._index = None
         self._docs = {}
+        self._kinds = {}
 
     def _paths(self):
         if self._index is None:
             key = ("openapi-index", self.client.host, self.client.discovery.version().get("gitVersion", ""))
-            self._index = self.cache.load(*key)
+            self._index = self.cache.load(*key, ttl=DISCOVERY_TTL)
             if self._index is None:
                 self._index = self.client.request("GET", "/openapi/v3").get("paths") or {}
                 self.cache.store(self._index, *key)
@@ -103,6 +104,11 @@ class OpenAPI:
 
     def patch_meta(self, api_version, kind):
         """PatchMeta for the kind when it takes strategic merge patches, else None (use merge patch)."""
+        if (api_version, kind) not in self._kinds:  # one schema scan per kind, not per object
+            self._kinds[(api_version, kind)] = self._find(api_version, kind)
+        return self._kinds[(api_version, kind)]
+
+    def _find(self, api_version, kind):
         group, version = api_version.rpartition("/")[::2]
         schemas = self._schemas(api_version)
         for name, schema in schemas.items():

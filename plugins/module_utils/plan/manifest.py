@@ -1,4 +1,5 @@
 """Manifests as objects: split, parse, identify (group/kind/namespace/name), order and mark as Helm's."""
+import json
 import re
 
 INSTALL_ORDER = (
@@ -103,13 +104,35 @@ def split_manifest(text):
     return docs
 
 
+# Document text -> its object as JSON: a no-op parses the previous revision's manifest and the new one,
+# mostly the same documents; a JSON copy costs a fraction of parsing the YAML again.
+_PARSED = {}
+_PARSED_MAX = 4096
+
+
+def _load_document(chunk):
+    known = _PARSED.get(chunk)
+    if known is not None:
+        return json.loads(known)
+    obj = load_yaml(chunk)
+    try:
+        encoded = json.dumps(obj)
+    except (TypeError, ValueError):
+        return obj
+    if json.loads(encoded) == obj:  # else not plain JSON data (non-string keys, NaN...): parsed every time
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[chunk] = encoded
+    return obj
+
+
 def parse_manifest(text):
     """Manifest text → [Resource]; non-object documents (comments only) are skipped."""
     from ..goyaml import YAMLError
     out = []
     for chunk, source in split_manifest(text):
         try:
-            obj = load_yaml(chunk)
+            obj = _load_document(chunk)
         except YAMLError as exc:
             raise ManifestError("%s: %s" % (source or "manifest", exc.go_message)) from exc
         if obj is None:

@@ -269,15 +269,16 @@ class Planner:
                       drift_paths=paths)
 
     def _plan_apply(self, res, ns, prev, live, target, paths):
-        """Server-side apply of ③ (server-side), or of ③ less the fields the chart did not change that
-        someone else has taken over since (chart-delta: those stay theirs, the rest is forced)."""
+        """Server-side apply of ③ (server-side: conflicts unless force_conflicts, as Helm 4), or of ③ less
+        the fields the chart did not change that someone else has taken over since (chart-delta: those
+        stay theirs, the rest is the chart's and forced; with no ① — an object taken over — all of ③)."""
         manager = self.client.field_manager
-        body, force = target, self.force_conflicts
+        body, force = target, self.force_conflicts or self.strategy == "chart-delta"
         if self.strategy == "chart-delta" and prev is not None:
             original = with_ownership(prev.obj, self.release, self.namespace)
             if ns:
                 original["metadata"]["namespace"] = ns
-            body, force = keep_theirs(original, target, owned_fields(live, manager)), True
+            body = keep_theirs(original, target, owned_fields(live, manager))
         upgrade = bool(csa_entries(live, manager))
         if not upgrade and prev is not None and _same(prev.obj, res.obj) and _subset(body, live):
             return Change("unchanged", res, ns, before=live, after=live, drift_paths=paths)

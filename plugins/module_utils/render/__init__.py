@@ -69,7 +69,8 @@ def merge_user_values(values=None, values_files=(), set_values=()):
     groups in a fixed order: json, raw, string, file, literal.
     """
     from .. import goyaml
-    from ..chart import strvals
+    from ..chart.errors import ValuesError
+    from ..chart.values import user_values
     merged = {}
     for path in values_files or ():
         if isinstance(path, tuple):  # (URL, content) fetched beforehand
@@ -79,11 +80,11 @@ def merge_user_values(values=None, values_files=(), set_values=()):
                 with open(path, "rb") as handle:
                     data = handle.read()
             except OSError as exc:
-                raise RenderError("open %s: %s" % (path, (exc.strerror or str(exc)).lower()))
+                raise RenderError("open %s: %s" % (path, (exc.strerror or str(exc)).lower()), kind="values")
         try:
             loaded = goyaml.load_values(data)
         except goyaml.YAMLError as exc:
-            raise RenderError("failed to parse %s: %s" % (path, exc))
+            raise RenderError("failed to parse %s: %s" % (path, exc), kind="values")
         merged = merge_maps(merged, loaded or {})
     if values:
         merged = merge_maps(merged, values)
@@ -96,13 +97,12 @@ def merge_user_values(values=None, values_files=(), set_values=()):
             raise RenderError("unknown set value type %r (expected one of %s)"
                               % (kind, ", ".join(SET_ORDER)))
         groups[kind].append(item["value"])
-    parsers = {"json": strvals.parse_set_json, "raw": strvals.parse_set,
-               "string": strvals.parse_set_string, "file": strvals.parse_set_file,
-               "literal": strvals.parse_set_literal}
-    for kind in SET_ORDER:
-        for expr in groups[kind]:
-            merged = parsers[kind](expr, merged)
-    return merged
+    # The --set family exactly as the helm CLI's MergeValues applies it (order, JSON objects, error texts).
+    try:
+        return user_values([merged], set_json=groups["json"], set_values=groups["raw"], set_string=groups["string"],
+                           set_file=groups["file"], set_literal=groups["literal"])
+    except ValuesError as exc:
+        raise RenderError(str(exc), kind="values")
 
 
 def render_release(chart, name, namespace, values=None, values_files=(), set_values=(),

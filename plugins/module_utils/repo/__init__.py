@@ -15,7 +15,7 @@ from .repofile import add_repository, make_entry, remove_repository
 
 __all__ = ["Access", "Located", "RepoError", "add_repository", "chart_from_options", "dependency_update",
            "locate_chart", "make_entry", "pull_chart", "Pulled",
-           "remove_repository", "values_sources"]
+           "remove_repository", "values_sources", "verify_located"]
 
 
 def access_from_options(params):
@@ -37,9 +37,23 @@ def chart_from_options(params, warnings=None):
     located = locate_chart(params.get("chart_ref"), version,
                            params.get("chart_repo_url") or None, access,
                            bool(params.get("update_repo_cache")), bool(params.get("plain_http")))
+    if params.get("verify"):
+        verify_located(located, params.get("keyring"))
     if params.get("dependency_update") and not located.remote and os.path.isdir(located.path):
         dependency_update(located.path, access, bool(params.get("plain_http")), warnings)
     return located.path, (None if located.remote else params.get("chart_version") or None)
+
+
+def verify_located(located, keyring=None):
+    """Helm's ``--verify``: the located archive against its ``.prov`` with ``keyring`` (default: Helm's);
+    returns the :class:`~.provenance.Verification`, RepoError with Helm's message otherwise."""
+    from .provenance import default_keyring, verify_archive, verify_chart_file
+    keyring = keyring or default_keyring()
+    if not located.remote:
+        return verify_chart_file(os.path.abspath(located.path), keyring)
+    with open(located.path, "rb") as handle:
+        data = handle.read()
+    return verify_archive(data, located.provenance(), located.filename, keyring)
 
 
 def values_sources(params):

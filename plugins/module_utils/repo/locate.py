@@ -19,9 +19,28 @@ from .repofile import cached_index, download_index, fetch_index, find_entry, loa
 class Located(object):
     """Where a chart came from: ``path`` to load, ``source`` (URL or path) and the ``version`` picked."""
 
-    def __init__(self, path, source, version=None, remote=False, output=""):
+    def __init__(self, path, source, version=None, remote=False, output="", provenance=None):
         self.path, self.source, self.version, self.remote = path, source, version, remote
         self.output = output  # what helm prints while fetching it (an OCI pull's "Pulled:"/"Digest:")
+        self._provenance = provenance
+
+    @property
+    def filename(self):
+        """The archive's file name as Helm's downloader names it (the name its ``.prov`` lists)."""
+        if self.source.startswith("oci://"):
+            return "%s-%s.tgz" % (self.source.split("@")[0].rsplit("/", 1)[-1].split(":")[0], self.version)
+        return os.path.basename(urllib.parse.urlsplit(self.source).path if self.remote else self.path)
+
+    def provenance(self):
+        """The chart's ``.prov`` bytes: ``<url>.prov``, the OCI provenance layer, or the file beside a local
+        archive; RepoError with Helm's wording when there is none."""
+        if self._provenance is not None:
+            return self._provenance()
+        data = paths.read_bytes(self.path + ".prov")
+        if data is None:
+            raise RepoError("could not load provenance file %s.prov: stat %s.prov: no such file or directory"
+                            % (self.path, self.path))
+        return data
 
 
 def locate_chart(chart_ref, version=None, repo_url=None, access=None, update_repo_cache=False, plain_http=False):
@@ -72,14 +91,14 @@ def _from_repo_url(name, version, repo_url, access):
     entry = find(index, name, version, repo_url)
     url = resolve_reference_url(repo_url, entry["urls"][0])
     path = download(url, entry.get("digest"), scoped, 'chart "%s" version "%s" (%s)' % (name, entry["version"], url))
-    return Located(path, url, entry["version"], remote=True)
+    return Located(path, url, entry["version"], remote=True, provenance=_prov_fetcher(url, scoped))
 
 
 def _from_oci(ref, version, access, plain_http):
     from .oci import pull
-    data, digest, picked, printed = pull(ref, version, access, plain_http)
+    data, digest, picked, printed, provenance = pull(ref, version, access, plain_http)
     path = cache.store(data, digest, "%s version %s" % (ref, picked or "(digest)"))
-    return Located(path, ref, picked, remote=True, output=printed)
+    return Located(path, ref, picked, remote=True, output=printed, provenance=provenance)
 
 
 def _from_url(url, access):
@@ -88,7 +107,7 @@ def _from_url(url, access):
     if scoped is None:
         scoped = scoped_to(url, access)
     path = download(url, digest, scoped, url)
-    return Located(path, url, None, remote=True)
+    return Located(path, url, None, remote=True, provenance=_prov_fetcher(url, scoped))
 
 
 def _owner(url):
@@ -128,4 +147,14 @@ def _from_named_repo(chart_ref, version, access, update_repo_cache):
     url = resolve_reference_url(entry["url"], item["urls"][0])
     label = 'chart "%s" version "%s" (%s)' % (chart_ref, item["version"], url)
     path = download(url, item.get("digest"), scoped, label)
-    return Located(path, url, item["version"], remote=True)
+    return Located(path, url, item["version"], remote=True, provenance=_prov_fetcher(url, scoped))
+
+
+def _prov_fetcher(url, access):
+    """``<url>.prov`` with the chart's access, as Helm's downloader fetches it."""
+    def fetch():
+        try:
+            return get(url + ".prov", access)
+        except RepoError as exc:
+            raise RepoError('failed to fetch provenance "%s.prov": %s' % (url, exc))
+    return fetch

@@ -16,6 +16,7 @@ from .fetch import Access, request
 from .logins import stored_credentials
 
 MANIFEST = "application/vnd.oci.image.manifest.v1+json"
+PROV_LAYER = "application/vnd.cncf.helm.chart.provenance.v1.prov"
 CHART_LAYERS = ("application/vnd.cncf.helm.chart.content.v1.tar+gzip", "application/tar+gzip")
 _DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
 
@@ -141,8 +142,9 @@ def tag_versions(ref, access, plain_http=False):
 
 
 def pull(ref, version, access, plain_http=False):
-    """The chart archive bytes, its sha256 (the layer digest, verified by the caller), the version, and what
-    Helm's registry client prints for the pull (``Pulled: <ref>`` and the manifest's ``Digest:``)."""
+    """The chart archive bytes, its sha256 (the layer digest, verified by the caller), the version, what
+    Helm's registry client prints for the pull (``Pulled: <ref>`` and the manifest's ``Digest:``), and a
+    function returning the chart's provenance layer (``.prov``), fetched only when called."""
     host, path, tag, digest = parse_reference(ref)
     registry = Registry(host, access, plain_http)
     scope = "repository:%s:pull" % path
@@ -168,4 +170,14 @@ def pull(ref, version, access, plain_http=False):
     data = registry.get("/v2/%s/blobs/%s" % (path, layer_digest), None, scope)[0]
     printed = "Pulled: %s/%s%s\nDigest: sha256:%s\n" % (host, path, ":" + tag if tag else "@" + digest,
                                                        hashlib.sha256(body).hexdigest())
-    return data, layer_digest[len("sha256:"):], tag.replace("_", "+") if tag else None, printed
+    provs = [layer.get("digest", "") for layer in manifest.get("layers") or [] if layer.get("mediaType") == PROV_LAYER]
+
+    def provenance():
+        if not provs or not _DIGEST.match(provs[0]):
+            raise RepoError('failed to fetch provenance "%s:%s": the manifest has no %s layer' % (ref, wanted,
+                                                                                                  PROV_LAYER))
+        blob = registry.get("/v2/%s/blobs/%s" % (path, provs[0]), None, scope)[0]
+        if "sha256:" + hashlib.sha256(blob).hexdigest() != provs[0]:
+            raise RepoError("%s: provenance layer does not match its digest %s" % (ref, provs[0]))
+        return blob
+    return data, layer_digest[len("sha256:"):], tag.replace("_", "+") if tag else None, printed, provenance

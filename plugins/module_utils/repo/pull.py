@@ -51,8 +51,11 @@ def archive_files(data, source):
 
 
 def pull_chart(chart_ref, destination, version=None, repo_url=None, access=None, devel=False, untar=False,
-               plain_http=False, check_mode=False):
-    """Fetch ``chart_ref`` as ``helm pull`` does and write it into ``destination``; returns :class:`Pulled`."""
+               plain_http=False, check_mode=False, verify=False, keyring=None, provenance=False):
+    """Fetch ``chart_ref`` as ``helm pull`` does and write it into ``destination``; returns :class:`Pulled`.
+
+    ``verify`` checks the chart's ``.prov`` against ``keyring`` (Helm's ``--verify``) before anything is
+    written; ``verify`` or ``provenance`` (Helm's ``--prov``) also write the ``.prov`` beside the archive."""
     if devel and not version:
         version = DEVEL_CONSTRAINT
     located = locate_chart(chart_ref, version, repo_url, access, plain_http=plain_http)
@@ -65,19 +68,29 @@ def pull_chart(chart_ref, destination, version=None, repo_url=None, access=None,
     files, meta = archive_files(data, label)
     name, chart_version = str(meta["name"]), str(meta.get("version") or "")
     digest = hashlib.sha256(data).hexdigest()
+    output, prov = located.output, None
+    filename = archive_name(located.source) if not chart_ref.startswith("oci://") else \
+        "%s-%s.tgz" % (name, chart_version)
+    if verify or provenance:
+        prov = located.provenance()
+    if verify:
+        from .provenance import default_keyring, verify_archive
+        output += verify_archive(data, prov, filename, keyring or default_keyring()).text()
     if untar:
         target = os.path.join(destination, name)
         changed = _tree(target) != files
         if changed and not check_mode:
             _write_tree(destination, name, files)
     else:
-        filename = archive_name(located.source) if not chart_ref.startswith("oci://") else \
-            "%s-%s.tgz" % (name, chart_version)
         target = os.path.join(destination, filename)
         changed = read_bytes(target) != data
+        prov_changed = prov is not None and read_bytes(target + ".prov") != prov
         if changed and not check_mode:
             _write_file(destination, filename, data)
-    return Pulled(name, chart_version, target, digest, changed, located.output)
+        if prov_changed and not check_mode:
+            _write_file(destination, filename + ".prov", prov)
+        changed = changed or prov_changed
+    return Pulled(name, chart_version, target, digest, changed, output)
 
 
 def _tree(root):

@@ -1,6 +1,8 @@
 """diskcache.Store: content-addressed entries that survive forks, bad disks and bad bytes."""
-import multiprocessing
 import os
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -93,20 +95,29 @@ def test_a_process_prunes_on_its_first_write(tmp_path, monkeypatch):
     assert sum(os.path.getsize(os.path.join(first.directory, n)) for n in os.listdir(first.directory)) <= 2500
 
 
-def _write_same(args):
-    directory, key, payload = args
-    return Store("things", 1 << 20, directory).put(key, payload)
+WRITER = r"""
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from ansible_collections.helmless.core.plugins.module_utils.diskcache import Store
+payload = bytes.fromhex(sys.argv[4]) * 4096
+while time.time() < float(sys.argv[5]):  # start together
+    pass
+print(all(Store("things", 1 << 24, sys.argv[2]).put(sys.argv[3], payload) for _ in range(20)))
+"""
 
 
 def test_many_processes_writing_one_entry_at_once_all_succeed_and_leave_one_whole_entry(tmp_path, monkeypatch):
     monkeypatch.delenv("HELMLESS_CACHE", raising=False)
-    key, payload = digest("shared"), os.urandom(256 * 1024)
-    with multiprocessing.get_context("fork").Pool(8) as pool:
-        results = pool.map(_write_same, [(str(tmp_path), key, payload)] * 32)
-    assert all(results)
-    store = Store("things", 1 << 20, str(tmp_path))
+    key, chunk = digest("shared"), os.urandom(64)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    collections = os.path.join(root, ".build", "collections")
+    start = "%f" % (time.time() + 1.5)
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, collections, str(tmp_path), key, chunk.hex(), start],
+                                stdout=subprocess.PIPE, text=True) for _ in range(8)]
+    assert [w.communicate()[0].strip() for w in writers] == ["True"] * 8
+    store = Store("things", 1 << 24, str(tmp_path))
     assert os.listdir(store.directory) == [key]
-    assert store.get(key) == payload
+    assert store.get(key) == chunk * 4096
 
 
 def test_the_cache_root_follows_helmless_cache_dir_then_xdg_cache_home(monkeypatch, tmp_path):

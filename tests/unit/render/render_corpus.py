@@ -57,10 +57,11 @@ def cases():
 class Outcome(object):
     """A render's output, or its failure as (kind, message)."""
 
-    def __init__(self, rendered=None, manifest=None, error_kind=None, error=None, notes=None):
+    def __init__(self, rendered=None, manifest=None, error_kind=None, error=None, notes=None, hooks=None):
         self.rendered = rendered
         self.manifest = manifest
         self.notes = notes
+        self.hooks = hooks
         self.error_kind = error_kind
         self.error = error
 
@@ -85,7 +86,8 @@ def oracle(chart, values_path=None, manifest=True):
         release = helm_oracle.install(path, values_files=files, **RELEASE) if manifest else {}
     except helm_oracle.HelmError as exc:
         return Outcome(error_kind=_ORACLE_KIND.get(exc.kind, exc.kind), error=str(exc))
-    return Outcome(rendered, release.get("manifest"), notes=release.get("notes", ""))
+    return Outcome(rendered, release.get("manifest"), notes=release.get("notes", ""),
+                   hooks=_hooks(release.get("hooks") or []))
 
 
 def ours(chart, values_path=None):
@@ -97,7 +99,14 @@ def ours(chart, values_path=None):
                                 else (), **RELEASE)
     except RenderError as exc:
         return Outcome(error_kind=getattr(exc, "kind", "render"), error=str(exc))
-    return Outcome(result.rendered, result.manifest, notes=result.notes)
+    return Outcome(result.rendered, result.manifest, notes=result.notes, hooks=_hooks([h.to_dict() for h in result.hooks]))
+
+
+def _hooks(hooks):
+    """Hook records as rendering makes them: ((kind, path, events, weight, policies), manifest); the name is
+    the manifest's (compared with it, random suffixes masked)."""
+    return [((h["kind"], h["path"], h["events"], h.get("weight", 0), h.get("delete_policies", []),
+              h.get("output_log_policies", [])), h["manifest"]) for h in hooks]
 
 
 def random_lines(runs):
@@ -168,6 +177,14 @@ def _differences(runs, mine):
                 first.rendered[name], mine.rendered[name])))
     if not masked_equal([r.manifest for r in runs], mine.manifest):
         problems.append("manifest differs:\n%s" % first_difference(first.manifest, mine.manifest))
+    if mine.notes != first.notes:
+        problems.append("notes differ:\n%s" % first_difference(first.notes, mine.notes))
+    if [h[0] for h in mine.hooks] != [h[0] for h in first.hooks]:
+        problems.append("hooks differ: %s, oracle %s" % ([h[0] for h in mine.hooks], [h[0] for h in first.hooks]))
+    else:
+        for i, (head, text) in enumerate(mine.hooks):
+            if not masked_equal([r.hooks[i][1] for r in runs], text):
+                problems.append("hook %s manifest differs:\n%s" % (head[1], first_difference(first.hooks[i][1], text)))
     return problems
 
 

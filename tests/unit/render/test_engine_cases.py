@@ -281,7 +281,13 @@ def oracle(path):
             Chart.load(path), "rel", {}, namespace="ns", dry_run="client")
     except HelmError as exc:
         return None, str(exc)
-    return (rendered, release["manifest"], release.get("notes", "")), None
+    return (rendered, release["manifest"], release.get("notes", ""), _hooks(release["hooks"])), None
+
+
+def _hooks(hooks):
+    """What a hook record holds from rendering (Helm's release JSON field names; last_run is the executor's)."""
+    return [(h["name"], h["kind"], h["path"], h["manifest"], h["events"], h.get("weight", 0),
+             h.get("delete_policies", []), h.get("output_log_policies", [])) for h in hooks]
 
 
 def ours(path):
@@ -291,7 +297,7 @@ def ours(path):
         result = render_release(path, name="rel", namespace="ns")
     except RenderError as exc:
         return None, str(exc)
-    return (result.rendered, result.manifest, result.notes), None
+    return (result.rendered, result.manifest, result.notes, _hooks([h.to_dict() for h in result.hooks])), None
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -306,3 +312,4 @@ def test_engine_case_matches_helm(case, tmp_path):
     assert actual[0] == expected[0]
     assert actual[1] == expected[1]
     assert actual[2] == expected[2]
+    assert actual[3] == expected[3]

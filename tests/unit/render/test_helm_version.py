@@ -1,5 +1,7 @@
-"""The engine emulates exactly the Helm the tests' oracle is built from (scripts/versions.env HELM4_VERSION)."""
+"""The engine emulates exactly the Helm the tests' oracle is built from (scripts/versions.env HELM4_VERSION);
+the conformance harness cannot silently shrink."""
 import helm_oracle
+import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.chart.capabilities import (
     DEFAULT_KUBE_VERSION, HELM_KUBE_CLIENT_VERSION, HELM_VERSION, Capabilities)
@@ -20,3 +22,10 @@ def test_default_capabilities_are_the_pinned_helms():
     helm = dict(expected["HelmVersion"], go_version=caps.HelmVersion.GoVersion)
     assert caps.HelmVersion.go_json_value() == helm
     assert helm["kube_client_version"] == HELM_KUBE_CLIENT_VERSION
+
+
+def test_a_missing_corpus_fails_the_conformance_suite_instead_of_emptying_it(tmp_path, monkeypatch):
+    import render_corpus
+    monkeypatch.setattr(render_corpus, "CHARTS", str(tmp_path / "no-such-corpus"))
+    with pytest.raises(RuntimeError, match="corpus is missing"):
+        render_corpus.cases()

@@ -1,6 +1,7 @@
 """render_release: user values in Helm's order, the stored config, post-rendering, lookup."""
 import pytest
 
+from ansible_collections.helmless.core.plugins.module_utils.chart.errors import ValuesError
 from ansible_collections.helmless.core.plugins.module_utils.render import (
     RenderError, merge_user_values, render_release,
 )
@@ -86,3 +87,65 @@ def test_skip_schema_validation_renders_what_helm_renders_for_the_chart_without_
     os.remove(os.path.join(bare, "values.schema.json"))
     expected = Chart.load(bare).render({"a": "text"}, name="r", namespace="ns")
     assert result.rendered["app/templates/cm.yaml"] == expected["app/templates/cm.yaml"]
+
+
+VALUES_FILES = {"bad syntax": "a: [1\n", "a list document": "a: 1\n---\n- x\n",
+                "documents merge": "a: {b: 1}\n---\na: {c: 2}\nb: x\n", "empty": "", "only a comment": "# c\n",
+                "null document": "---\n~\n---\na: 1\n", "missing": None}
+
+
+@pytest.mark.parametrize("case", sorted(VALUES_FILES))
+def test_values_files_are_read_as_the_helm_cli_reads_f(chart, tmp_path, case):
+    import helm_oracle
+    path = tmp_path / "user.yaml"
+    if VALUES_FILES[case] is not None:
+        path.write_text(VALUES_FILES[case])
+    (tmp_path / "app" / "templates" / "v.yaml").write_text("v: {{ toJson .Values | quote }}\n")
+    try:
+        expected = helm_oracle.render(chart, values_files=[path], name="rel", namespace="ns")
+    except helm_oracle.HelmError as exc:
+        expected = str(exc)
+    try:
+        got = render_release(chart, values_files=[str(path)], name="rel", namespace="ns").rendered
+    except RenderError as exc:
+        got = str(exc)
+    assert got == expected
+
+
+SETS = {
+    "groups apply in the CLI's order": [("raw", "a=1"), ("string", "a=2"), ("json", 'a={"x":1}'), ("literal", "b=x,y")],
+    "later raw wins": [("raw", "a.b=1,a.c=2"), ("raw", "a.b=3")],
+    "json object form": [("json", '{"a": {"b": [1, 2]}}'), ("raw", "a.c=true")],
+    "list index": [("raw", "l[1]=x"), ("string", "l[0]=007")],
+    "file value": [("file", "f={FILE}")],
+    "bad raw": [("raw", "a[x]=1")],
+    "bad json": [("json", "a={")],
+    "bad string": [("string", "a")],
+    "bad literal": [("literal", "a[0")],
+    "missing file": [("file", "f={MISSING}")],
+}
+_FLAG = {"raw": "set", "string": "set_string", "json": "set_json", "file": "set_file", "literal": "set_literal"}
+
+
+@pytest.mark.parametrize("case", sorted(SETS))
+def test_set_values_merge_as_the_helm_cli_merges_its_set_flags(chart, tmp_path, case):
+    import helm_oracle
+    (tmp_path / "in.txt").write_text("from a file\n")
+    (tmp_path / "user.yaml").write_text("a: {keep: 1}\nb: file\n")
+    (tmp_path / "app" / "templates" / "v.yaml").write_text("v: {{ toJson .Values | quote }}\n")
+    sets = [(kind, expr.replace("{FILE}", str(tmp_path / "in.txt")).replace("{MISSING}", str(tmp_path / "no")))
+            for kind, expr in SETS[case]]
+    flags = {}
+    for kind, expr in sets:
+        flags.setdefault(_FLAG[kind], []).append(expr)
+    try:
+        expected = helm_oracle.render(chart, values_files=[tmp_path / "user.yaml"], name="rel", namespace="ns",
+                                      **flags)
+    except helm_oracle.HelmError as exc:
+        expected = str(exc)
+    try:
+        got = render_release(chart, values=merge_user_values(None, [str(tmp_path / "user.yaml")], [
+            {"value": expr, "value_type": kind} for kind, expr in sets]), name="rel", namespace="ns").rendered
+    except (RenderError, ValuesError) as exc:
+        got = str(exc)
+    assert got == expected

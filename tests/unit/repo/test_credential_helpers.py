@@ -46,7 +46,7 @@ elif sys.argv[1] == "erase":
 @pytest.fixture
 def front(oci_registry, tmp_path):
     """A registry holding demo 1.0.0 (pushed by Helm) that only answers with a token for USER/PASSWORD."""
-    from helm_python import package, push
+    from helm_oracle import package, push
     archive = package(write_chart(tmp_path / "src", "demo", "1.0.0"), destination=str(tmp_path / "pkg"))
     push(archive, "oci://%s/charts" % oci_registry, plain_http=True)
     proxy = TokenAuthProxy(oci_registry, USER, PASSWORD)

@@ -106,12 +106,13 @@ def test_a_missing_version_fails_naming_it_and_leaves_the_destination_empty(repo
         assert os.listdir(str(dest)) == []
 
 
-def test_provenance_options_fail_saying_they_are_not_supported(repo, env, tmp_path):
+def test_provenance_options_on_an_unsigned_chart_fail_as_helm_and_write_nothing(repo, env, tmp_path):
     dest = tmp_path / "charts"
     for option in ("verify_chart", "provenance"):
         result = _module(dict(_access(repo), chart_ref="demo", destination=str(dest), **{option: True}),
                          env, tmp_path)
-        assert result["failed"] is True and option in result["msg"] and "provenance" in result["msg"], result
+        assert result["failed"] is True and result["msg"].startswith('failed to fetch provenance "'), result
+        assert ".tgz.prov" in result["msg"] and "404" in result["msg"], result
         assert not dest.exists()
 
 

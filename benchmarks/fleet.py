@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Fleet throughput: many releases across many inventory hosts with forks, ours vs kubernetes.core.helm.
+
+8 inventory hosts (each its own kubeconfig context and namespace on the local control plane), 5
+releases each (40), ``forks: 4``: ``roles/releases`` installs them, then the same play runs again
+(every release a no-op), all with one 20-object chart unless ``--chart`` names another. kubernetes.core.helm (real helm v3 binary) runs the same releases as one
+looped task per host. Prints releases per minute for the install, the re-run and both, and the ratio
+ours / kubernetes.core.helm next to its target, in the same run.
+
+    python3 benchmarks/fleet.py [--quick] [--hosts 8] [--releases 5] [--forks 4] [--chart DIR]
+"""
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from release import COLLECTIONS, _link_collection, kubernetes_core, write_chart  # noqa: E402
+
+ROOT = os.path.dirname(HERE)
+TARGET = 2.0  # releases per minute, ours / kubernetes.core.helm
+
+
+def release_scoped_chart(work, objects):
+    """release.py's generated chart with object names prefixed by the release name (5 per namespace)."""
+    path = write_chart(work, objects)
+    template = os.path.join(path, "templates", "objects.yaml")
+    with open(template) as handle:
+        text = handle.read()
+    for kind in ("cm-", "svc-", "app-"):
+        text = text.replace("  name: " + kind, "  name: {{ $.Release.Name }}-" + kind)
+    with open(template, "w") as handle:
+        handle.write(text)
+    return path
+
+
+def fleet_kubeconfig(admin, hosts, path):
+    """The admin kubeconfig with one context per host (same cluster and user, its own namespace)."""
+    with open(admin) as handle:
+        config = yaml.safe_load(handle)
+    base = next(c for c in config["contexts"] if c["name"] == config["current-context"])["context"]
+    config["contexts"] = [{"name": "fleet-%d" % i, "context": dict(base, namespace=ns)} for i, ns in enumerate(hosts)]
+    config["current-context"] = "fleet-0"
+    with open(path, "w") as handle:
+        yaml.safe_dump(config, handle)
+    return path
+
+
+def write_inventory(path, namespaces):
+    hosts = {"fleet-%d" % i: {"kube_context": "fleet-%d" % i, "fleet_namespace": ns}
+             for i, ns in enumerate(namespaces)}
+    with open(path, "w") as handle:
+        yaml.safe_dump({"all": {"hosts": hosts, "vars": {"ansible_connection": "local",
+                                                         "ansible_python_interpreter": sys.executable}}}, handle)
+    return path
+
+
+def write_plays(work, kubeconfig, chart, releases, helm3):
+    items = "[%s]" % ", ".join(
+        "{'name': 'rel-%d', 'chart': '%s', 'namespace': fleet_namespace, 'values': {'rev': '1'}}"
+        % (i, chart) for i in range(releases))
+    ours = [{"name": "fleet (helmless.core)", "hosts": "all", "gather_facts": False,
+             "module_defaults": {"group/helmless.core.helm": {"kubeconfig": kubeconfig,
+                                                              "context": "{{ kube_context }}"}},
+             "roles": [{"role": "helmless.core.releases",
+                        "vars": {"helmless_releases": "{{ %s }}" % items,
+                                 "helmless_release_defaults": {"state": "present", "create_namespace": True}}}]}]
+    kcore = [{"name": "fleet (kubernetes.core.helm)", "hosts": "all", "gather_facts": False, "tasks": [
+        {"name": "Install or upgrade releases", "kubernetes.core.helm": {
+            "name": "{{ item.name }}", "release_namespace": "{{ item.namespace }}", "chart_ref": "{{ item.chart }}",
+            "release_values": "{{ item['values'] }}", "create_namespace": True, "kubeconfig": kubeconfig,
+            "context": "{{ kube_context }}", "binary_path": helm3},
+         "loop": "{{ %s }}" % items, "loop_control": {"label": "{{ item.namespace }}/{{ item.name }}"}}]}]
+    paths = {}
+    for who, play in (("ours", ours), ("kcore", kcore)):
+        paths[who] = os.path.join(work, "fleet-%s.yml" % who)
+        with open(paths[who], "w") as handle:
+            yaml.safe_dump(play, handle, sort_keys=False)
+    return paths
+
+
+def run(play, inventory, forks, env):
+    """(wall seconds, CPU seconds of ansible-playbook and everything it ran)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(["ansible-playbook", "-i", inventory, "-f", str(forks), play], env=env,
+                          capture_output=True, text=True)
+    took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit("%s failed:\n%s%s" % (play, proc.stdout[-4000:], proc.stderr[-2000:]))
+    return took, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="4 hosts x 2 releases, forks 4")
+    parser.add_argument("--hosts", type=int, default=8)
+    parser.add_argument("--releases", type=int, default=5, help="releases per host")
+    parser.add_argument("--forks", type=int, default=4)
+    parser.add_argument("--chart", help="chart directory (default: a generated 20-object chart; corpus charts "
+                                         "with random names, e.g. podinfo's test hooks, upgrade on every run)")
+    args = parser.parse_args()
+    if args.quick:
+        args.hosts, args.releases = 4, 2
+    _link_collection()
+    sys.path.insert(0, os.path.join(ROOT, "scripts", "controlplane.d"))
+    import cp_build  # noqa: E402
+    import cp_run  # noqa: E402
+
+    was_running = bool(cp_run.running(cp_run.default_dir()))
+    admin = cp_run.start(cp_run.default_dir())["kubeconfig"]
+    try:
+        measure(args, admin, cp_build.binaries())
+    finally:
+        if not was_running:
+            cp_run.stop(cp_run.default_dir())
+
+
+def measure(args, admin, bins):
+    from kubernetes import client, config
+
+    work = tempfile.mkdtemp(prefix="helmless-fleet-")
+    args.chart = args.chart or release_scoped_chart(work, 20)
+    core = client.CoreV1Api(config.new_client_from_config(config_file=admin))
+    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH="%s:%s" % (COLLECTIONS, kubernetes_core()),
+               ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_HOST_KEY_CHECKING="false",
+               HELM_CONFIG_HOME=os.path.join(work, "hc"), HELM_CACHE_HOME=os.path.join(work, "hcache"),
+               HELM_DATA_HOME=os.path.join(work, "hd"))
+    total = args.hosts * args.releases
+    times, cpu, spaces = {}, {}, []
+    for who in ("ours", "kcore"):
+        namespaces = ["fleet-%s-%d-%s" % (who, i, uuid.uuid4().hex[:5]) for i in range(args.hosts)]
+        spaces.extend(namespaces)
+        kubeconfig = fleet_kubeconfig(admin, namespaces, os.path.join(work, "kubeconfig-%s" % who))
+        inventory = write_inventory(os.path.join(work, "inventory-%s.yml" % who), namespaces)
+        play = write_plays(work, kubeconfig, args.chart, args.releases, bins["helm3"])[who]
+        runs = [run(play, inventory, args.forks, env), run(play, inventory, args.forks, env)]
+        times[who] = tuple(r[0] for r in runs)
+        cpu[who] = tuple(r[1] for r in runs)
+    for ns in spaces:
+        core.delete_namespace(ns)
+    per_minute = {who: (total * 60 / t[0], total * 60 / t[1], 2 * total * 60 / (t[0] + t[1]))
+                  for who, t in times.items()}
+    print("fleet: %d hosts x %d releases (%s), forks %d; wall seconds and releases per minute"
+          % (args.hosts, args.releases, os.path.basename(args.chart.rstrip("/")), args.forks))
+    print("%-22s %9s %9s %11s %11s %11s %14s" % ("", "install s", "re-run s", "install/min", "re-run/min",
+                                                 "both/min", "CPU s/release"))
+    for who, label in (("ours", "helmless.core"), ("kcore", "kubernetes.core.helm")):
+        print("%-22s %9.1f %9.1f %11.1f %11.1f %11.1f %14.2f" % (
+            (label,) + times[who] + per_minute[who] + (sum(cpu[who]) / (2 * total),)))
+    ratios = [per_minute["ours"][i] / per_minute["kcore"][i] for i in range(3)]
+    print("%-22s %9s %9s %10.2fx %10.2fx %10.2fx   (target >= %.1fx)" % (("ours / k.core", "", "") + tuple(ratios)
+                                                                          + (TARGET,)))
+    print("CPU seconds per release (controller, modules, helm) decide throughput once forks exceed cores (%d here)"
+          % os.cpu_count())
+
+
+if __name__ == "__main__":
+    main()
