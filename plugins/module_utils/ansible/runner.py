@@ -13,7 +13,6 @@ import re
 from ..goyaml import merge_maps
 from ..actions.progress import Progress
 from ..kube.errors import KubeError
-from ..kube.readiness import wait_strategy
 from ..chart.capabilities import HELM_VERSION
 from .commands import (pull_command, registry_command, release_command, release_test_command, repository_command,
                        rollback_command, template_command)
@@ -94,6 +93,7 @@ def _validate_name(name):
 
 def _wait(params):
     """The ``wait`` option as Helm 4's strategy; an unknown value fails before anything is read or written."""
+    from ..kube.readiness import wait_strategy
     try:
         return wait_strategy(params.get("wait"))
     except KubeError as exc:
@@ -322,6 +322,7 @@ def run_rollback(params, check_mode=False, diff=False):
 
 def run_release_test(params, check_mode=False):
     """``helm test``: run the release's tests, record the runs; check mode lists what would run."""
+    from ..actions.operations import OperationError, ReleaseEngine
     from ..actions.report import release_status
     from ..actions.testing import TestFailed, run_tests
 
