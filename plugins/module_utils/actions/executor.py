@@ -127,10 +127,11 @@ def install_crds(client, crd_changes, timeout=60, progress=quiet):
     for change in crd_changes:
         try:
             if change.action == "create":
-                client.create(change.resource.obj)
+                change.after = client.create(change.resource.obj)
             elif change.action == "apply":
-                client.patch(change.resource.api_version, "CustomResourceDefinition", change.resource.name, None,
-                             change.resource.obj, "apply", force=change.before is not None)
+                change.after = client.patch(change.resource.api_version, "CustomResourceDefinition",
+                                            change.resource.name, None, change.resource.obj, "apply",
+                                            force=change.before is not None)
         except ApiError as exc:
             if not exc.already_exists:
                 raise ExecuteError("failed to install CRD %s: %s" % (change.resource.name, exc.message)) from exc

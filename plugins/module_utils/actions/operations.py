@@ -173,6 +173,9 @@ class ReleaseEngine:
         except (PlanError, KubeError) as exc:
             raise OperationError(str(exc), outcome) from exc
         plan.changes, plan.crds = planned.changes, crd_changes
+        if opts.check_mode:
+            for change in crd_changes:
+                change.after = self._dry_run_crd(change)
         changed = (install or recover or plan.changed or _differs(current, last, inp)
                    or last.get("apply_method", "csa") != method or _custom_labels(current) != labels)
         event = "install" if install else "upgrade"
@@ -236,7 +239,7 @@ class ReleaseEngine:
         return rel
 
     def _plan_crds(self, inp, install, opts, method):
-        """CRDs of ``crds/`` to create (install) or apply (``crds: upgrade``), predicted by a dry run."""
+        """CRDs of ``crds/`` to create (install) or apply (``crds: upgrade``), and the kinds they define."""
         changes, kinds = [], {}
         if opts.skip_crds or not inp.crds or not (install or opts.upgrade_crds):
             return changes, kinds
@@ -257,11 +260,10 @@ class ReleaseEngine:
                     changes.append(Change("apply" if method == "ssa" else "create", res, "", after=res.obj, crd=True))
                 elif opts.upgrade_crds:
                     changes.append(Change("apply", res, "", before=live, after=res.obj, crd=True))
-        for change in changes:
-            change.after = self._dry_run_crd(change)
         return changes, kinds
 
     def _dry_run_crd(self, change):
+        """Check mode's prediction of a CRD write (the real run reports the server's answer instead)."""
         res = change.resource
         try:
             if change.action == "create":
