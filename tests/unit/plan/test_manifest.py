@@ -65,9 +65,10 @@ def test_dates_stay_strings_as_kubernetes_reads_them():
 def test_documents_are_read_as_go_reads_them_also_crd_files_with_a_plain_equals_sign():
     # kube-prometheus-stack's CRDs list the match type `- =`: PyYAML's SafeLoader refused it (a `value` tag)
     import os
-    from conftest import SHARED
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    shared = os.environ.get("HELMLESS_SHARED", os.path.join(os.path.dirname(root), "shared"))
     from ansible_collections.helmless.core.plugins.module_utils import goyaml
-    path = os.path.join(SHARED, "charts", "kube-prometheus-stack", "charts", "crds", "crds",
+    path = os.path.join(shared, "charts", "kube-prometheus-stack", "charts", "crds", "crds",
                         "crd-alertmanagerconfigs.yaml")
     with open(path) as fh:
         text = fh.read()
