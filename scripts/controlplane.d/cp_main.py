@@ -22,6 +22,14 @@ def main(argv):
         if name == "token":
             p.add_argument("namespace")
             p.add_argument("serviceaccount")
+    for name, text in (("restart", "SIGKILL one component and start it again (same ports and data)"),
+                       ("kill", "SIGKILL one component (for fault tests; `revive` starts it again)"),
+                       ("revive", "start a killed component again with the same flags")):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("--dir", help="data dir (as for start)")
+        p.add_argument("component", choices=["apiserver", "etcd"])
+        if name == "restart":
+            p.add_argument("--down", type=float, default=0.0, help="seconds to stay down before the restart")
     args = parser.parse_args(argv)
     if args.cmd == "build":
         return cp_build.build(args.components or None)
@@ -43,6 +51,12 @@ def main(argv):
                 sys.stderr.write("controlplane: not running\n")
                 return 1
             print(state["kubeconfig"])
+        elif args.cmd == "restart":
+            cp_run.restart(args.component, args.dir, args.down)
+        elif args.cmd == "kill":
+            cp_run.kill(args.component, args.dir)
+        elif args.cmd == "revive":
+            cp_run.revive(args.component, args.dir)
         elif args.cmd == "token":
             print(cp_run.token(args.namespace, args.serviceaccount, args.dir))
     except cp_run.ControlPlaneError as exc:

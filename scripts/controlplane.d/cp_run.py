@@ -22,6 +22,9 @@ import urllib.request
 import cp_build
 import cp_certs
 
+# Our own kwok Stages (test pods run to completion), read from the tree at every start: no rebuild needed.
+HELMLESS_STAGES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kwok-stages.yaml")
+
 HOST = "127.0.0.1"
 FAKE_NODES = ("kwok-node-0", "kwok-node-1", "kwok-node-2")
 
@@ -118,7 +121,7 @@ def _spawn(d, state, name, argv, env=None):
     proc = subprocess.Popen(argv, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                             cwd=d, env=env or dict(os.environ), start_new_session=True)
     logf.close()
-    state["processes"].append({"name": name, "pid": proc.pid})
+    state["processes"].append({"name": name, "pid": proc.pid, "argv": argv})
     _save_state(d, state)
     return proc
 
@@ -265,6 +268,7 @@ def _start(d, bins, timeout):
     kwok_env = dict(os.environ, HOME=os.path.join(d, "kwok-home"), KWOK_WORKDIR=os.path.join(d, "kwok-home"))
     kwok = _spawn(d, state, "kwok", [
         bins["kwok"], "--kubeconfig=" + state["kubeconfig"], "--config=" + bins["kwok-stages"],
+        "--config=" + HELMLESS_STAGES,
         "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
         "--node-ip=" + HOST, "--node-lease-duration-seconds=40"], env=kwok_env)
     for name in FAKE_NODES:
@@ -362,3 +366,56 @@ def token(namespace, serviceaccount, d=None, expiration=86400):
     return cp_certs.kubeconfig(path, state["server"], os.path.join(d, "pki", "ca.crt"),
                                token=body["status"]["token"], user="%s-%s" % (namespace, serviceaccount),
                                namespace=namespace)
+
+
+RESTARTABLE = {"etcd": "etcd", "apiserver": "kube-apiserver", "kube-apiserver": "kube-apiserver"}
+
+
+def _entry(state, component):
+    name = RESTARTABLE.get(component)
+    for p in (state or {}).get("processes", []):
+        if p["name"] == name and p.get("argv"):
+            return p
+    raise ControlPlaneError("cannot restart %r: one of %s (started by this script version)"
+                            % (component, ", ".join(sorted(RESTARTABLE))))
+
+
+def kill(component, d=None):
+    """SIGKILL one component (etcd or apiserver) and reap it; its ports and data stay for ``revive``."""
+    d = os.path.abspath(d or default_dir())
+    with _dir_lock(d):
+        entry = _entry(read_state(d), component)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(entry["pid"], signal.SIGKILL)
+        deadline = time.time() + 10
+        while _alive(entry["pid"]) and time.time() < deadline:
+            _reap(entry["pid"])
+            time.sleep(0.05)
+        _reap(entry["pid"])
+
+
+def revive(component, d=None, timeout=90):
+    """Start a killed component again with the same flags (ports, data dir); return once it is healthy."""
+    d = os.path.abspath(d or default_dir())
+    with _dir_lock(d):
+        state = read_state(d)
+        entry = _entry(state, component)
+        if _alive(entry["pid"]):
+            raise ControlPlaneError("%s is still running (pid %d)" % (entry["name"], entry["pid"]))
+        state["processes"].remove(entry)
+        proc = _spawn(d, state, entry["name"], entry["argv"])
+        if entry["name"] == "etcd":
+            url = [a.split("=", 1)[1] for a in entry["argv"] if a.startswith("--listen-client-urls=")][0]
+            _wait("etcd /health", lambda: _http_ok(url + "/health"), timeout, [("etcd", proc)])
+        else:
+            api = Api(d, state["server"])
+            _wait("kube-apiserver /readyz", lambda: api.call("GET", "/readyz")[0] == 200, timeout,
+                  [("kube-apiserver", proc)])
+        return proc.pid
+
+
+def restart(component, d=None, down=0.0):
+    """SIGKILL one component, keep it down ``down`` seconds, start it again with the same ports and data."""
+    kill(component, d)
+    time.sleep(down)
+    return revive(component, d)

@@ -1,6 +1,8 @@
-"""Every corpus chart, default values: helm 4 installs it (then uninstalls), we install it into the same
-namespace, and our second run is a no-op (no write, no new revision). A chart helm itself cannot install is
-listed with helm's reason, and we must refuse it too, leaving no release behind.
+"""Every corpus chart, default values: helm 4 installs it, our run on helm's release is a no-op, helm
+uninstalls it, we install it into the same namespace, and our second run is a no-op (no write, no new
+revision). A chart helm itself cannot install is
+listed with helm's reason, and we must refuse it too, before writing anything (helm leaves a failed
+revision for some of them).
 
 Engine calls go through the module body in-process (run_release); podinfo (random test-hook names) goes
 through ansible-playbook.
@@ -76,10 +78,13 @@ def test_a_corpus_chart_installs_where_helm_installs_it_and_reruns_as_a_no_op(
             with pytest.raises(ModuleFailure) as failed:
                 _ours(kubeconfig, namespace, name, chart)
             assert ours in str(failed.value)
+            assert engine_for(kubeconfig, namespace, name).history() == []  # refused before any write
         finally:
             run_release(module_params(name=name, namespace=namespace, kubeconfig=kubeconfig, state="absent"))
         return
     assert helm.returncode == 0, "helm cannot install %s:\n%s" % (chart, helm.stderr)
+    on_helms = _ours(kubeconfig, namespace, name, chart)  # helm wrote the revision: same chart and values
+    assert not on_helms["changed"] and on_helms["api_requests"]["writes"] == 0, on_helms["progress"]
     helm4.run("uninstall", name, "-n", namespace, "--wait", "--timeout", TIMEOUT)
     try:
         if chart == THROUGH_ANSIBLE:

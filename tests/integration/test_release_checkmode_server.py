@@ -1,9 +1,12 @@
 """Check mode asks the server: it fails where the real run fails (and where the real ``helm install`` fails:
 Helm 4.3's ``--dry-run=server`` only catches unknown kinds), shows CRDs with the server's defaults and
 marks what only the real create assigns."""
+import time
+
 import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError
+from ansible_collections.helmless.core.plugins.module_utils.kube.errors import ApiError
 from ansible_collections.helmless.core.plugins.module_utils.plan.planner import ASSIGNED
 from ansible_collections.helmless.core.plugins.module_utils.release.lease import Lease
 
@@ -144,3 +147,35 @@ def test_a_release_namespace_that_does_not_exist_fails_check_mode_and_run_alike(
         assert eng.client.count(writes_only=True, include_dry_run=True) == 0
     assert messages[0] == messages[1] and 'namespaces "%s" not found' % missing in messages[0]
     assert client_for(kubeconfig).get("v1", "Namespace", missing) is None
+
+
+def test_an_object_admission_denies_fails_check_mode_and_run_alike(kubeconfig, namespace, helm4, tmp_path):
+    """A ValidatingAdmissionPolicy (also applied to dry runs) that denies one ConfigMap by name."""
+    client = client_for(kubeconfig)
+    denied = "denied-" + namespace
+    policy = {"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy",
+              "metadata": {"name": denied},
+              "spec": {"failurePolicy": "Fail",
+                       "matchConstraints": {"resourceRules": [{"apiGroups": [""], "apiVersions": ["v1"],
+                                                               "operations": ["CREATE", "UPDATE"],
+                                                               "resources": ["configmaps"]}]},
+                       "validations": [{"expression": "object.metadata.name != '%s'" % denied,
+                                        "message": "this name is not allowed here"}]}}
+    binding = {"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding",
+               "metadata": {"name": denied}, "spec": {"policyName": denied, "validationActions": ["Deny"]}}
+    client.create(policy)
+    client.create(binding)
+    try:
+        probe = dict(configmap(denied, {}), metadata={"name": denied, "namespace": namespace})
+        for _ in range(100):  # the policy takes effect once the API server's informer has it
+            try:
+                client.create(probe, dry_run=True)
+            except ApiError:
+                break
+            time.sleep(0.1)
+        ours, helms = _fails_alike(kubeconfig, namespace, [configmap("a", {"k": "v"}), configmap(denied, {})],
+                                   helm4, tmp_path)
+        assert "this name is not allowed here" in ours and "this name is not allowed here" in helms
+    finally:
+        client.delete(binding["apiVersion"], binding["kind"], denied)
+        client.delete(policy["apiVersion"], policy["kind"], denied)

@@ -9,6 +9,7 @@ import posixpath
 
 from .match import glob_regex
 from ..gotemplate.signature import go_signature
+from ..gotemplate.values import StringSlice
 
 _EXCLUDED = ("Chart.yaml", "Chart.lock", "values.yaml", "values.schema.json")
 
@@ -53,11 +54,11 @@ class Files(dict):
     def Lines(self, name):
         # Helm 4.3: a missing or empty file has no lines (4.2 panicked on an empty one).
         if not self.get(name):
-            return []
+            return StringSlice()
         text = self.Get(name)
         if text.endswith("\n"):
             text = text[:-1]
-        return text.split("\n")
+        return StringSlice(text.split("\n"))
 
     def AsConfig(self):
         """A YAML map of base name to content, for a ConfigMap's ``data``."""

@@ -12,7 +12,7 @@ import os
 
 from ..gotemplate.fmt import go_quote
 from ..goyaml import merge_maps
-from ..gotemplate.values import go_type_name
+from ..gotemplate.values import Int64, go_type_name
 from .errors import ValuesError
 
 MAX_INDEX = 65536
@@ -54,11 +54,9 @@ def _assert(value, kind):
 
 
 def _dyn(value):
-    """Dynamic Go type in a panic message (``--set`` integers are int64)."""
+    """Dynamic Go type in a panic message."""
     if value is None:
         return "nil"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return "int64"
     return go_type_name(value)
 
 
@@ -111,13 +109,13 @@ def typed_value(text, force_string=False):
     if low == "null":
         return None
     if text == "0":
-        return 0
+        return Int64(0)
     if text and text[0] != "0":
         body = text[1:] if text[0] in "+-" else text
         if body and body.isascii() and body.isdigit():
             number = int(text)
             if -_INT64 <= number < _INT64:
-                return number
+                return Int64(number)
     return text
 
 

@@ -93,8 +93,7 @@ def _go_t(value):
         return "[" + " ".join(_go_t(item) for item in value) + "]"
     if isinstance(value, dict):
         return "map[" + " ".join("%s:%s" % (key, _go_t(value[key])) for key in sorted(value)) + "]"
-    kind = "int64" if isinstance(value, int) else go_type_name(value)  # --set integers are int64
-    return "%%!t(%s=%s)" % (kind, format_value(value))
+    return "%%!t(%s=%s)" % (go_type_name(value), format_value(value))
 
 
 def coalesce_values(chart, values=None, warnings=None):

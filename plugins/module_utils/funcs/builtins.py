@@ -6,25 +6,14 @@ does for builtins); the Python bodies give the plain semantics otherwise.
 """
 from ..gotemplate.fmt import format_value, sprint, sprintf, sprintln
 from ..gotemplate.signature import go_signature
-from ..gotemplate.values import GoStruct
-
-
-class Uint8(int):
-    """A byte (Go uint8), as ``index`` of a string yields."""
-    __slots__ = ()
-    GO_TYPE = "uint8"
+from ..gotemplate.values import GoStruct, Int64, Uint8, go_type_name
 
 
 class BuiltinError(Exception):
     """An error a builtin returns; the executor reports ``error calling NAME: msg``."""
 
 
-def _type(v):
-    t = getattr(v.__class__, "GO_TYPE", None)
-    if t is not None:
-        return t
-    from ..gotemplate.values import go_type_name
-    return go_type_name(v)
+_type = go_type_name
 
 
 def truth(v):
@@ -219,7 +208,7 @@ def urlquery(*args):
 
 # ---------------------------------------------------------------- comparisons
 
-_BASIC = {bool: "bool", int: "int", float: "float", str: "string", complex: "complex"}
+_BASIC = {bool: "bool", int: "int", Int64: "int", float: "float", str: "string", complex: "complex"}
 
 
 def _kind(v):

@@ -46,7 +46,9 @@ def to_yaml_pretty(value):
     """``toYamlPretty``: yaml.v3 with indent 2, no final newline; errors give ``""``."""
     try:
         return _trim_newline(goyaml.to_yaml_pretty(value))
-    except Exception:
+    except Exception as exc:
+        if str(exc).startswith("cannot marshal type"):
+            raise  # yaml.v3 panics (rather than failing) on a type it cannot encode
         return ""
 
 

@@ -8,6 +8,7 @@ select Go's literal rules (``expected integer; found "3"``) and assignability ch
 from . import nodes as N
 from .errors import ExecError, TemplateError
 from .signature import arity
+from .values import go_int_class
 
 
 class _Missing(object):
@@ -53,8 +54,10 @@ def _can_be_nil(ptype):
         ptype in ("error", "reflect.Value", "any")
 
 
-def _is_int(v):
-    return v.__class__ is int or (isinstance(v, int) and not isinstance(v, bool))
+def _int_check(ptype):
+    """Assignability to a Go integer type: exactly that type (an int64 is no int)."""
+    cls = go_int_class(ptype)
+    return lambda v: v.__class__ is cls
 
 
 _CHECKS = {
@@ -68,7 +71,7 @@ _CHECKS = {
     "[]uint8": lambda v: isinstance(v, bytes),
 }
 for _t in _INTS | _UINTS:
-    _CHECKS[_t] = _is_int
+    _CHECKS[_t] = _int_check(_t)
 for _t in _FLOATS:
     _CHECKS[_t] = lambda v: v.__class__ is float
 
@@ -108,11 +111,11 @@ def typed_value(ctx, tree, node, ev, ptype, dot, vars):
             raise err(ctx, tree, node, "expected string; found %s" % node)
         if ptype in _INTS:
             if isinstance(node, N.NumberNode) and node.is_int:
-                return node.int_val
+                return go_int_class(ptype)(node.int_val)
             raise err(ctx, tree, node, "expected integer; found %s" % node)
         if ptype in _UINTS:
             if isinstance(node, N.NumberNode) and node.is_uint:
-                return node.int_val
+                return go_int_class(ptype)(node.int_val)
             raise err(ctx, tree, node, "expected unsigned integer; found %s" % node)
         if ptype in _FLOATS:
             if isinstance(node, N.NumberNode) and node.is_float:
@@ -129,7 +132,17 @@ def typed_value(ctx, tree, node, ev, ptype, dot, vars):
         if _can_be_nil(ptype):
             return None
         raise err(ctx, tree, node, "cannot assign nil to %s" % ptype)
-    return validate(ctx, tree, node, ev(ctx, dot, vars), ptype, _is_raw(node))
+    return validate(ctx, tree, _at(node), ev(ctx, dot, vars), ptype, _is_raw(node))
+
+
+def _at(node):
+    """The node Go's s.at last recorded after evaluating the argument ``node``."""
+    if isinstance(node, N.ChainNode) and isinstance(node.node, N.PipeNode):
+        node = node.node
+    if isinstance(node, N.PipeNode):
+        from .exec import last_node
+        return last_node(node)
+    return node
 
 
 def _args(ctx, tree, ident, f, arg_nodes, arg_evs, dot, vars, final):
@@ -256,6 +269,7 @@ def _converter(tree, node, ev, ptype):
         return lambda ctx, dot, vars: value
     raw = _is_raw(node)
     check = _CHECKS.get(ptype)
+    node = _at(node)
     if check is None:
         def nilcheck(ctx, dot, vars):
             v = ev(ctx, dot, vars)

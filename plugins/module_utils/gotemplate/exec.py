@@ -13,7 +13,7 @@ from . import nodes as N
 from .calls import MISSING, call_function, call_method, make_plan, typed_value, err
 from .errors import TemplateError
 from .fmt import _fmt_arg, _PLAIN, format_value, go_type_name, sort_keys
-from .values import GoStruct
+from .values import GoStruct, Uint8
 
 UNSET = MISSING.__class__()
 _INTERFACE = "interface {}"
@@ -224,7 +224,7 @@ class _Compiler(object):
             t = val.__class__
             if t is list or t is tuple or isinstance(val, (list, tuple, bytes)):
                 if val:
-                    for i, e in enumerate(val):
+                    for i, e in enumerate(map(Uint8, val) if isinstance(val, bytes) else val):
                         setv(ctx, vars, i, e)
                         try:
                             body(ctx, e, vars, w)
@@ -245,11 +245,12 @@ class _Compiler(object):
                         except _Break:
                             break
                     return
-            elif t is int:
+            elif t is int or (isinstance(val, int) and t is not bool):
                 if ndecl > 1:
                     raise err(ctx, tree, errnode, "can't use %d to iterate over more than one variable" % val)
                 if val > 0:
-                    for i in range(val):
+                    # Go yields values of the ranged integer's own type.
+                    for i in (range(val) if t is int else map(t, range(val))):
                         setv(ctx, vars, None, i)
                         try:
                             body(ctx, i, vars, w)

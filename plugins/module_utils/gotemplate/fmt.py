@@ -7,14 +7,7 @@ Strings holding invalid UTF-8 carry those bytes as lone surrogates (``surrogatee
 """
 from .strconv import (_b, _can_backquote, _is_print, format_float, go_quote,  # noqa: F401
                       go_quote_ascii, go_quote_rune)
-from .values import GoStruct
-from .values import go_type_name as _model_type_name
-
-
-def go_type_name(v):
-    """%T: the model's type names, or GO_TYPE of a named map/slice type (common.Values)."""
-    t = getattr(v.__class__, "GO_TYPE", None)
-    return t if t is not None else _model_type_name(v)
+from .values import GoStruct, Int64, go_type_name
 
 
 _INT_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -51,7 +44,7 @@ def _value(v, verb, flags, depth):
         return v
     if t is bool:
         return "true" if v else "false"
-    if t is int:
+    if t is int or t is Int64:
         return str(v)
     if t is float:
         if -1e6 < v < 1e6 and v == int(v) and v:
@@ -267,6 +260,8 @@ def _fmt_arg(v, verb, flags, depth):
             return _pad("true" if v else "false", flags)
         return _bad_verb(v, verb, flags)
     if t is int or (isinstance(v, int) and t is not bool):
+        if verb == "v" and flags.sharp_v and getattr(t, "GO_UNSIGNED", False):
+            return _pad("0x%x" % v, flags)
         if verb in "vd":
             return _fmt_integer(v, 10, verb, flags)
         if verb == "b":
@@ -281,7 +276,7 @@ def _fmt_arg(v, verb, flags, depth):
         if verb == "q":
             return _pad(go_quote_rune(v, flags.plus), flags)
         if verb == "U":
-            s = "U+%04X" % v if v >= 0 else "U+-%04X" % -v
+            s = "U+%04X" % (v & 0xFFFFFFFFFFFFFFFF)  # fmtUnicode reads the bits as uint64
             if flags.sharp and 0 <= v <= 0x10FFFF and _is_print(chr(v)):
                 s += " '" + chr(v) + "'"
             return _pad(s, flags)
@@ -411,6 +406,11 @@ def sprintln(*args):
     return " ".join(a if a.__class__ is str else _value(a, "v", _PLAIN, 0) for a in args) + "\n"
 
 
+def _is_int(v):
+    """Whether ``v`` is a Go integer of any width (``*`` widths accept every int kind)."""
+    return isinstance(v, int) and v.__class__ is not bool
+
+
 def _parse_num(fmt, i, end):
     start = i
     while i < end and fmt[i].isdigit():
@@ -479,7 +479,7 @@ def sprintf(format, *args):
             reordered = True
         if i < end and format[i] == "*":
             i += 1
-            if argnum < nargs and args[argnum].__class__ is int and abs(args[argnum]) <= 1000000:
+            if argnum < nargs and _is_int(args[argnum]) and abs(args[argnum]) <= 1000000:
                 fl.wid = args[argnum]
                 if fl.wid < 0:
                     fl.wid = -fl.wid
@@ -505,7 +505,7 @@ def sprintf(format, *args):
                 good_argnum = good_argnum and ok
             if i < end and format[i] == "*":
                 i += 1
-                if argnum < nargs and args[argnum].__class__ is int and 0 <= args[argnum] <= 1000000:
+                if argnum < nargs and _is_int(args[argnum]) and 0 <= args[argnum] <= 1000000:
                     fl.prec = args[argnum]
                     argnum += 1
                 else:

@@ -32,7 +32,8 @@ def arity(fn):
     except TypeError:
         key, res = None, None
     if res is None:
-        code = getattr(key, "__code__", None)
+        # A functools.wraps wrapper takes its wrapped function's Go parameters.
+        code = getattr(getattr(key, "__wrapped__", key), "__code__", None)
         if code is not None:
             res = (code.co_argcount, bool(code.co_flags & _CO_VARARGS))
         else:

@@ -15,6 +15,7 @@ from .gotoml import TOMLError, to_toml, from_toml
 __all__ = [
     "load", "load_values", "load_all", "to_yaml", "to_yaml_pretty", "to_json", "from_json",
     "from_json_array", "from_yaml", "from_yaml_array", "to_toml", "from_toml", "merge_maps",
+    "as_values_numbers",
     "YAMLError", "JSONError", "TOMLError", "NilMap", "NilList",
 ]
 
@@ -67,6 +68,18 @@ def load_all(text, source=None):
     except YAMLError as err:
         raise convert_error(err, source)
     return docs
+
+
+def as_values_numbers(value):
+    """``value`` (a Python structure, e.g. a module's ``values``) as Helm reads it from a
+    values file: every integer becomes a float64, as YAML/JSON numbers do."""
+    if isinstance(value, dict):
+        return {k: as_values_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [as_values_numbers(v) for v in value]
+    if isinstance(value, int) and value.__class__ is not bool:
+        return float(value)
+    return value
 
 
 def merge_maps(a, b):

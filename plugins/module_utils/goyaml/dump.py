@@ -2,7 +2,7 @@
 import base64
 import re
 
-from ..gotemplate.values import GoStruct
+from ..gotemplate.values import GoStruct, go_type_name
 from .emitter import Emitter
 from .errors import YAMLError
 from .gojson import struct_value, NilMap, NilList
@@ -80,7 +80,7 @@ class _V2(Emitter):
             return struct_value(v)
         if isinstance(v, tuple):
             return list(v)
-        raise YAMLError("error marshaling into JSON: json: unsupported type: %s" % type(v).__name__)
+        raise YAMLError("error marshaling into JSON: json: unsupported type: %s" % go_type_name(v))
 
 
 def _key_str(k):
@@ -120,7 +120,7 @@ class _V3(Emitter):
             return {k.lower(): x for k, x in struct_value(v).items()}
         if isinstance(v, tuple):
             return list(v)
-        raise YAMLError("cannot marshal type: %s" % type(v).__name__)
+        raise YAMLError("cannot marshal type: %s" % go_type_name(v))
 
 
 def to_yaml(value):

@@ -8,7 +8,7 @@ import json
 import math
 import re
 
-from ..gotemplate.values import GoStruct
+from ..gotemplate.values import GoStruct, go_type_name
 from ..gotemplate.strconv import go_quote
 from .numfmt import format_json
 
@@ -122,7 +122,7 @@ def _encode(v, parts, indent=None, nl=None):
     elif isinstance(v, GoStruct):
         _encode(struct_value(v), parts, indent, nl)
     else:
-        raise JSONError("json: unsupported type: %s" % type(v).__name__)
+        raise JSONError("json: unsupported type: %s" % go_type_name(v))
 
 
 def _key_text(k):

@@ -3,7 +3,7 @@ import datetime
 import math
 import re
 
-from ..gotemplate.values import GoStruct
+from ..gotemplate.values import GoStruct, Int64, go_type_name
 from .gojson import struct_value
 from .numfmt import format_g
 
@@ -85,7 +85,7 @@ def _element(v):
         return _inline_table(v)
     if v is None:
         raise TOMLError("toml: cannot encode a nil value")
-    raise TOMLError("toml: unsupported type: %s" % type(v).__name__)
+    raise TOMLError("unsupported type: %s" % go_type_name(v))
 
 
 def _split(d):
@@ -235,6 +235,8 @@ def _to_model(v):
     if isinstance(v, datetime.time):
         return GoTime(datetime.datetime(1, 1, 1, v.hour, v.minute, v.second, v.microsecond,
                                         tzinfo=v.tzinfo), year0=True)
+    if isinstance(v, int) and v.__class__ is not bool:
+        return Int64(v)
     return v
 
 

@@ -134,6 +134,9 @@ def _allowed_alias_ratio(decode_count):
 _SLASH_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\/")
 
 
+MAX_DEPTH = 10000
+
+
 class _Decoder(object):
     """Builds one document's value from parser events, counting like go-yaml v2."""
 
@@ -221,6 +224,8 @@ class _Decoder(object):
                     raise _Fail("document contains excessive aliasing")
                 value = _copy(value)
             elif cls is _MAP_START or cls is _SEQ_START:
+                if len(stack) >= MAX_DEPTH:  # go-yaml's max_flow_level / max_indents
+                    raise _Fail("exceeded max depth of %d" % MAX_DEPTH)
                 self.decode_count += 1
                 if ev.anchor is not None:
                     in_progress.add(ev.anchor)

@@ -5,6 +5,7 @@ schema, the engine, NOTES, the optional post-renderer, hook/manifest sorting - a
 :class:`RenderResult` holding exactly what Helm's engine produced and what Helm would store.
 """
 import posixpath
+import sys
 
 from ..goyaml import merge_maps
 from .engine import Engine, RenderError, paused_gc
@@ -87,7 +88,7 @@ def merge_user_values(values=None, values_files=(), set_values=()):
             raise RenderError("failed to parse %s: %s" % (path, exc), kind="values")
         merged = merge_maps(merged, loaded or {})
     if values:
-        merged = merge_maps(merged, values)
+        merged = merge_maps(merged, goyaml.as_values_numbers(values))
     groups = {kind: [] for kind in SET_ORDER}
     for item in set_values or ():
         if isinstance(item, str):
@@ -118,10 +119,14 @@ def render_release(chart, name, namespace, values=None, values_files=(), set_val
     on any failure.
     """
     with paused_gc():
-        return _render_release(chart, name, namespace, values, values_files, set_values, revision,
-                               is_install, is_upgrade, kube_version, api_versions, lookup,
-                               post_renderer, include_crds, show_only, subchart_notes,
-                               enable_plugins, skip_schema_validation, vary)
+        try:
+            return _render_release(chart, name, namespace, values, values_files, set_values, revision,
+                                   is_install, is_upgrade, kube_version, api_versions, lookup,
+                                   post_renderer, include_crds, show_only, subchart_notes,
+                                   enable_plugins, skip_schema_validation, vary)
+        except RecursionError:  # Go's stack grows; ours is bounded: say so instead of a traceback
+            raise RenderError("values or templates are nested too deeply to render (beyond Python's "
+                              "recursion limit of %d levels)" % sys.getrecursionlimit(), "values") from None
 
 
 def _render_release(chart, name, namespace, values, values_files, set_values, revision,

@@ -17,6 +17,7 @@ from ..funcs.helm import (
     HELM_FUNCS, REMOVED_SPRIG, WARN_END, WARN_START, include_func, tpl_func,
 )
 from ..gotemplate.signature import go_signature
+from ..gotemplate.values import Int64
 
 NO_VALUE = "<no value>"
 _WARN = re.compile(re.escape(WARN_START) + r"(.*)" + re.escape(WARN_END), re.S)
@@ -229,8 +230,19 @@ def paused_gc():
 def _lookup_func(lookup):
     @go_signature("string", "string", "string", "string")
     def lookup_(api_version, kind, namespace, name):
-        return lookup(api_version, kind, namespace, name)
+        return _unstructured(lookup(api_version, kind, namespace, name))
     return lookup_
+
+
+def _unstructured(value):
+    """An API object as client-go's unstructured decoding gives it: integers are int64."""
+    if isinstance(value, dict):
+        return {k: _unstructured(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unstructured(v) for v in value]
+    if isinstance(value, int) and value.__class__ is not bool:
+        return Int64(value)
+    return value
 
 
 def _template_object(name, base_path):

@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 
 from ..gotemplate.strconv import go_quote
-from ..gotemplate.values import GoStruct
+from ..gotemplate.values import GoStruct, Uint64
 
 _NUM = "0123456789"
 _ALLOWED = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-" + _NUM)
@@ -87,13 +87,13 @@ class Version(GoStruct):
         return s
 
     def Major(self):
-        return self.major
+        return Uint64(self.major)
 
     def Minor(self):
-        return self.minor
+        return Uint64(self.minor)
 
     def Patch(self):
-        return self.patch
+        return Uint64(self.patch)
 
     def Prerelease(self):
         return self.pre

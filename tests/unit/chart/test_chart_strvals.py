@@ -5,6 +5,7 @@ import helm_oracle
 
 import chartkit  # noqa: F401  (sets up the oracle helpers)
 from ansible_collections.helmless.core.plugins.module_utils.chart.errors import ValuesError
+from ansible_collections.helmless.core.plugins.module_utils.gotemplate.values import go_type_name
 from ansible_collections.helmless.core.plugins.module_utils.chart.strvals import (
     parse_set, parse_set_file, parse_set_json, parse_set_literal, parse_set_string)
 
@@ -77,7 +78,7 @@ def test_set_json_numbers_are_float64():
 
 def test_set_gives_int64_not_float_for_integers():
     values = parse_set("a=12,b=0,c=-3")
-    assert all(type(values[k]) is int for k in "abc")
+    assert [go_type_name(values[k]) for k in "abc"] == ["int64"] * 3
 
 
 def test_set_merges_into_existing_values():

@@ -8,7 +8,7 @@ import math
 import unicodedata
 
 from ...gotemplate.strconv import underscore_ok
-from ...gotemplate.values import GoStruct
+from ...gotemplate.values import GoStruct, Uint8
 
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
@@ -257,8 +257,10 @@ def to_int64(v):
         return 0
     if v is True:
         return 1
-    if isinstance(v, int):
+    if v.__class__ is int:
         return v
+    if isinstance(v, int):
+        return wrap_int64(int(v))  # int64(x) of another width (a uint64 wraps)
     if isinstance(v, float):
         return float_to_int64(v)
     if isinstance(v, str):
@@ -269,7 +271,9 @@ def to_int64(v):
     return 0
 
 
-to_int = to_int64
+def to_int(v):
+    """cast.ToInt: a Go int (64 bits wide, as on amd64)."""
+    return int(to_int64(v))
 
 
 def to_float64(v):
@@ -297,11 +301,13 @@ def kind(v):
     if isinstance(v, bool):
         return "bool"
     if isinstance(v, int):
-        return "int"
+        return "int" if v.__class__ is int else v.GO_TYPE  # int kinds are named by their type
     if isinstance(v, float):
         return "float64"
     if isinstance(v, str):
         return "string"
+    if isinstance(v, complex):
+        return "complex128"
     if isinstance(v, (bytes, list, tuple)):
         return "slice"
     if isinstance(v, dict):
@@ -320,7 +326,7 @@ def is_empty(v):
         return True
     if isinstance(v, bool):
         return not v
-    if isinstance(v, (int, float)):
+    if isinstance(v, (int, float, complex)):
         return v == 0
     if isinstance(v, (str, bytes, list, tuple, dict)):
         return len(v) == 0
@@ -354,7 +360,7 @@ def as_list(v):
     if isinstance(v, (list, tuple)):
         return list(v)
     if isinstance(v, bytes):
-        return list(v)
+        return [Uint8(b) for b in v]
     return None
 
 

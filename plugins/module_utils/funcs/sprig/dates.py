@@ -1,5 +1,6 @@
 """Sprig date functions (date.go) over Go time semantics (gotime.py)."""
 from ._go import gofunc
+from ...gotemplate.values import Int64, go_int_class
 from .gotime import (
     Time, LOCAL, UTC, load_location, zero_time, parse_duration, duration_string,
     round_duration,
@@ -7,11 +8,15 @@ from .gotime import (
 from .gotime_parse import parse_time, ParseError
 
 
+_DATE_INTS = (int, Int64, go_int_class("int32"))
+
+
 def _as_time(d):
-    """date/dateInZone accept time.Time and ints (Unix seconds); anything else is now."""
+    """date/dateInZone accept time.Time and int, int64, int32 Unix seconds; anything else
+    (a float64 from values, a uint8) is now."""
     if isinstance(d, Time):
         return d
-    if isinstance(d, int) and not isinstance(d, bool):
+    if d.__class__ in _DATE_INTS:
         return Time(d, 0, LOCAL)
     return Time.now()
 
@@ -72,7 +77,7 @@ def mustDateModify(fmt, d):
 def ago(d):
     if isinstance(d, Time):
         t = d
-    elif isinstance(d, int) and not isinstance(d, bool):
+    elif d.__class__ is int or d.__class__ is Int64:
         t = Time(d, 0, LOCAL)
     else:
         t = Time.now()
@@ -83,14 +88,15 @@ def ago(d):
 
 @gofunc("interface {}")
 def duration(sec):
-    """Seconds as a Duration string; Go accepts only string and int64 (see module doc)."""
+    """Seconds as a Duration string; Go takes only a string or an int64 (a template
+    literal is an int, so ``duration 90`` is ``0s``)."""
     n = 0
     if isinstance(sec, str):
         try:
             n = _parse_int10(sec)
         except ValueError:
             n = 0
-    elif isinstance(sec, int) and not isinstance(sec, bool):
+    elif sec.__class__ is Int64:
         n = sec
     return duration_string(_wrap(n * 10**9))
 
@@ -117,7 +123,7 @@ def durationRound(d):
             n = parse_duration(d)
         except ValueError:
             n = 0
-    elif isinstance(d, int) and not isinstance(d, bool):
+    elif d.__class__ is Int64:
         n = d
     elif isinstance(d, Time):
         t = Time.now()

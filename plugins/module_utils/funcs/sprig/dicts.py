@@ -2,7 +2,7 @@
 import copy
 
 from ._go import gofunc, strval, is_empty, GoPanic
-from ...gotemplate.values import GoStruct, go_type_name
+from ...gotemplate.values import GoStruct, StringSlice, go_type_name
 
 
 @gofunc(variadic="interface {}")
@@ -45,7 +45,7 @@ def pluck(key, *dicts):
 
 @gofunc(variadic="map[string]interface {}")
 def keys(*dicts):
-    return [k for d in dicts if d for k in d]
+    return StringSlice([k for d in dicts if d for k in d])
 
 
 @gofunc("map[string]interface {}", variadic="string")

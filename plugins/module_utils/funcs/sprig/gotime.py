@@ -6,7 +6,7 @@ import time as _time
 import zoneinfo
 
 from ._go import go_quote
-from ...gotemplate.values import GoStruct
+from ...gotemplate.values import GoStruct, Int64
 
 _UTC = datetime.timezone.utc
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=_UTC)
@@ -107,13 +107,13 @@ class Time(GoStruct):
         return format_time(self, layout)
 
     def Unix(self):
-        return self.sec
+        return Int64(self.sec)
 
     def UnixNano(self):
-        return self.sec * 10**9 + self.nsec
+        return Int64(self.sec * 10**9 + self.nsec)
 
     def UnixMilli(self):
-        return self.sec * 1000 + self.nsec // 10**6
+        return Int64(self.sec * 1000 + self.nsec // 10**6)
 
     def Year(self):
         return self._dt().year

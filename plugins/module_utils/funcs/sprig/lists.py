@@ -5,6 +5,7 @@ from ._go import (
     gofunc, strval, as_list, kind, deep_equal, is_empty, to_int, GoPanic,
 )
 from ...goyaml.gojson import NilList
+from ...gotemplate.values import StringSlice
 
 
 def _kind_of_list(v, what):
@@ -153,7 +154,7 @@ def strslice(v):
 
 @gofunc("interface {}")
 def toStrings(v):
-    return strslice(v)
+    return StringSlice(strslice(v))
 
 
 @gofunc("string", "interface {}")
@@ -164,8 +165,8 @@ def join(sep, v):
 @gofunc("interface {}")
 def sortAlpha(v):
     if as_list(v) is not None:
-        return sorted(strslice(v), key=lambda s: s.encode("utf-8", "surrogateescape"))
-    return [strval(v)]
+        return StringSlice(sorted(strslice(v), key=lambda s: s.encode("utf-8", "surrogateescape")))
+    return StringSlice([strval(v)])
 
 
 def _go_split(s, sep, n=-1):
@@ -194,7 +195,7 @@ def splitn(sep, n, orig):
 
 @gofunc("string", "string")
 def splitList(sep, orig):
-    return _go_split(orig, sep)
+    return StringSlice(_go_split(orig, sep))
 
 
 FUNCS = {

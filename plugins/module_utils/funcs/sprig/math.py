@@ -7,13 +7,14 @@ from ._go import (
     gofunc, to_int64, to_int, to_float64, parse_int, wrap_int64, sprint_value, GoPanic,
     INT64_MIN, INT64_MAX,
 )
+from ...gotemplate.values import Int64, IntSlice
 
 _rand = _random.SystemRandom()
 
 
 @gofunc("interface {}")
 def int64_(v):
-    return to_int64(v)
+    return Int64(to_int64(v))
 
 
 @gofunc("interface {}")
@@ -41,31 +42,31 @@ def atoi(s):
 @gofunc("interface {}")
 def toDecimal(v):
     try:
-        return parse_int(sprint_value(v), 8, 64)
+        return Int64(parse_int(sprint_value(v), 8, 64))
     except ValueError:
-        return 0
+        return Int64(0)
 
 
 @gofunc("interface {}")
 def add1(i):
-    return wrap_int64(to_int64(i) + 1)
+    return Int64(wrap_int64(to_int64(i) + 1))
 
 
 @gofunc(variadic="interface {}")
 def add(*args):
-    return wrap_int64(sum(to_int64(a) for a in args))
+    return Int64(wrap_int64(sum(to_int64(a) for a in args)))
 
 
 @gofunc("interface {}", "interface {}")
 def sub(a, b):
-    return wrap_int64(to_int64(a) - to_int64(b))
+    return Int64(wrap_int64(to_int64(a) - to_int64(b)))
 
 
 def _go_div(a, b):
     if b == 0:
         raise GoPanic("runtime error: integer divide by zero")
     q = abs(a) // abs(b)
-    return wrap_int64(q if (a < 0) == (b < 0) else -q)
+    return Int64(wrap_int64(q if (a < 0) == (b < 0) else -q))
 
 
 @gofunc("interface {}", "interface {}")
@@ -79,7 +80,7 @@ def mod(a, b):
     if b == 0:
         raise GoPanic("runtime error: integer divide by zero")
     r = abs(a) % abs(b)
-    return -r if a < 0 else r
+    return Int64(-r if a < 0 else r)
 
 
 @gofunc("interface {}", variadic="interface {}")
@@ -87,7 +88,7 @@ def mul(a, *v):
     val = to_int64(a)
     for b in v:
         val = wrap_int64(val * to_int64(b))
-    return val
+    return Int64(val)
 
 
 @gofunc("int", "int")
@@ -102,7 +103,7 @@ def max_(a, *rest):
     aa = to_int64(a)
     for b in rest:
         aa = max(aa, to_int64(b))
-    return aa
+    return Int64(aa)
 
 
 @gofunc("interface {}", variadic="interface {}")
@@ -110,7 +111,7 @@ def min_(a, *rest):
     aa = to_int64(a)
     for b in rest:
         aa = min(aa, to_int64(b))
-    return aa
+    return Int64(aa)
 
 
 def _go_fmax(a, b):
@@ -165,11 +166,26 @@ def ceil(a):
 def round_(a, p, *opt):
     round_on = opt[0] if opt else 0.5
     val = to_float64(a)
-    pw = math.pow(10, float(p))
+    try:
+        pw = math.pow(10, float(p))
+    except OverflowError:
+        pw = math.inf  # Go's math.Pow overflows to +Inf (the result is then NaN)
     digit = pw * val
-    frac = math.modf(digit)[0] if math.isfinite(digit) else 0.0
+    if not math.isfinite(digit):
+        return _go_fdiv(digit, pw)  # Go's Floor keeps ±Inf and NaN
+    frac = math.modf(digit)[0]
     r = math.ceil(digit) if frac >= round_on else math.floor(digit)
-    return float(r) / pw
+    return _go_fdiv(float(r), pw)
+
+
+def _go_fdiv(a, b):
+    """IEEE division as Go does it: x/0 is ±Inf (or NaN for 0/0), never an exception."""
+    try:
+        return a / b
+    except ZeroDivisionError:
+        if a == 0 or math.isnan(a):
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
 
 
 def until_step(start, stop, step):
@@ -184,12 +200,12 @@ def until_step(start, stop, step):
 
 @gofunc("int")
 def until(count):
-    return until_step(0, count, -1 if count < 0 else 1)
+    return IntSlice(until_step(0, count, -1 if count < 0 else 1))
 
 
 @gofunc("int", "int", "int")
 def untilStep(start, stop, step):
-    return until_step(start, stop, step)
+    return IntSlice(until_step(start, stop, step))
 
 
 @gofunc(variadic="int")
@@ -213,7 +229,7 @@ def seq(*params):
         vals = until_step(start, end + inc, step)
     else:
         return ""
-    return " ".join(str(v) for v in vals)
+    return " ".join(map(str, vals))
 
 
 # ------------------------------------------------------------------ shopspring/decimal

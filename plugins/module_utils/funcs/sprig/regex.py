@@ -6,6 +6,7 @@ from functools import lru_cache
 from ._go import gofunc, GoPanic
 from ._re2 import translate, RegexpError
 from ...goyaml.gojson import NilList
+from ...gotemplate.values import StringSlice
 
 
 class GoRegexp(object):
@@ -184,7 +185,7 @@ def _go_quote(s):
 
 @gofunc("string", "string", "int")
 def mustRegexFindAll(regex, s, n):
-    return [m.group(0) for m in _compile(regex).matches(s, n)] or NilList()
+    return StringSlice([m.group(0) for m in _compile(regex).matches(s, n)]) or NilList()
 
 
 @gofunc("string", "string")
@@ -206,7 +207,8 @@ def mustRegexReplaceAllLiteral(regex, s, repl):
 
 @gofunc("string", "string", "int")
 def mustRegexSplit(regex, s, n):
-    return _compile(regex).split(s, n)
+    parts = _compile(regex).split(s, n)
+    return parts if isinstance(parts, NilList) else StringSlice(parts)
 
 
 @gofunc("string")
