@@ -1,7 +1,7 @@
 """Generate docs/option-table.md, the kubernetes.core → helmless.core option table, from the option tables.
 
-The tables in plugins/module_utils/ansible/options.py (release, rollback, release_info, template, repository,
-pull, registry_auth, connection) are the single source of every option, so this table cannot drift from what
+The tables in plugins/module_utils/ansible/options.py (release, rollback, release_info, release_test, template,
+repository, pull, registry_auth, connection) are the single source of every option, so this table cannot drift from what
 the modules accept.
 ``--check`` exits 1 when the checked-in table is stale (scripts/test).
 """
@@ -31,6 +31,7 @@ KUBERNETES_CORE = {
                  "include_crds", "output_dir", "insecure_registry", "release_name", "release_namespace",
                  "release_values", "show_only", "values_files", "update_repo_cache", "set_values", "plain_http"},
     "rollback": set(),
+    "release_test": set(),
     "repository": {"binary_path", "context", "kubeconfig", "host", "ca_cert", "validate_certs", "api_key",
                    "repo_name", "repo_url", "repo_username", "repo_password", "repo_state", "pass_credentials",
                    "force_update"},
@@ -43,6 +44,7 @@ KUBERNETES_CORE = {
 }
 ANCESTOR = {"release": "kubernetes.core.helm", "release_info": "kubernetes.core.helm_info",
             "template": "kubernetes.core.helm_template", "rollback": "(none: kubernetes.core has no helm rollback)",
+            "release_test": "(none: kubernetes.core has no helm test)",
             "repository": "kubernetes.core.helm_repository", "pull": "kubernetes.core.helm_pull",
             "registry_auth": "kubernetes.core.helm_registry_auth"}
 
@@ -85,6 +87,7 @@ def render():
         "release": dict(opts.RELEASE, **opts.CONNECTION),
         "rollback": dict(opts.ROLLBACK, **opts.CONNECTION),
         "release_info": dict(opts.RELEASE_INFO, **opts.CONNECTION),
+        "release_test": dict(opts.RELEASE_TEST, **opts.CONNECTION),
         "template": opts.TEMPLATE,
         "repository": opts.REPOSITORY,
         "pull": opts.PULL,
@@ -98,7 +101,8 @@ def render():
              "produce a warning; options *accepted for `module_defaults`* are the `helm` action group's connection "
              "options on a module that does not talk to a cluster, so one `module_defaults` block for "
              "`group/helmless.core.helm` serves every module.", ""]
-    for module in ("release", "rollback", "release_info", "template", "repository", "pull", "registry_auth"):
+    for module in ("release", "rollback", "release_info", "release_test", "template", "repository", "pull",
+                   "registry_auth"):
         lines += ["## helmless.core.%s (was %s)" % (module, ANCESTOR[module]), "",
                   "| option | aliases | type | default | kubernetes.core | description |",
                   "|---|---|---|---|---|---|"]

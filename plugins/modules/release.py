@@ -83,6 +83,18 @@ EXAMPLES = r"""
     chart_ref: ./charts/webapp
     apply_strategy: helm3
 
+- name: Upgrade, waiting for every object (custom resources too) to be ready by Helm 4's kstatus rules;
+    roll back if it fails
+  helmless.core.release:
+    name: web
+    namespace: web
+    chart_ref: ./charts/webapp
+    labels:
+      team: web
+    wait: watcher
+    wait_for_jobs: true
+    rollback_on_failure: true
+
 - name: Uninstall, keeping the revision history
   helmless.core.release:
     name: web
@@ -115,6 +127,7 @@ status:
     values: {description: "User-supplied values of the revision.", type: dict, returned: always}
     release_values: {description: "Same as values (kubernetes.core.helm name).", type: dict, returned: always}
     apply_method: {description: "csa or ssa (Helm 4's field).", type: str, returned: always}
+    labels: {description: "The release's labels (I(labels), Helm 4's C(--labels)).", type: dict, returned: always}
 plan:
   description: Per object what the run does (create, patch, apply, replace, delete, unchanged, drift, keep).
   returned: always

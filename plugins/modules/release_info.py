@@ -34,6 +34,11 @@ EXAMPLES = r"""
   helmless.core.release_info:
     namespace: web
     release_state: [all]
+
+- name: List the releases labelled team=web (installed with labels, or helm install --labels)
+  helmless.core.release_info:
+    namespace: web
+    selector: team=web
 """
 
 RETURN = r"""
@@ -44,7 +49,9 @@ status:
   contains:
     manifest: {description: "The release's objects.", type: list, elements: dict, returned: always}
     hooks: {description: "The hook objects.", type: list, elements: dict, returned: always}
-    hook_runs: {description: "Each hook's events, weight and last_run.", type: list, elements: dict, returned: always}
+    hook_runs: {description: "Each hook's events, weight and last_run (test runs included).", type: list, elements: dict,
+                returned: always}
+    labels: {description: "The release's labels.", type: dict, returned: always}
     history: {description: "All stored revisions, oldest first.", type: list, elements: dict, returned: always}
     drift: {description: "Objects whose live state differs from the deployed revision.", type: list, elements: dict, returned: always}
     notes: {description: "Rendered NOTES.txt.", type: str, returned: always}

@@ -22,6 +22,9 @@ import urllib.request
 import cp_build
 import cp_certs
 
+# Our own kwok Stages (test pods run to completion), read from the tree at every start: no rebuild needed.
+HELMLESS_STAGES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kwok-stages.yaml")
+
 HOST = "127.0.0.1"
 FAKE_NODES = ("kwok-node-0", "kwok-node-1", "kwok-node-2")
 
@@ -265,6 +268,7 @@ def _start(d, bins, timeout):
     kwok_env = dict(os.environ, HOME=os.path.join(d, "kwok-home"), KWOK_WORKDIR=os.path.join(d, "kwok-home"))
     kwok = _spawn(d, state, "kwok", [
         bins["kwok"], "--kubeconfig=" + state["kubeconfig"], "--config=" + bins["kwok-stages"],
+        "--config=" + HELMLESS_STAGES,
         "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
         "--node-ip=" + HOST, "--node-lease-duration-seconds=40"], env=kwok_env)
     for name in FAKE_NODES:

@@ -42,7 +42,7 @@ def test_a_failed_wait_marks_the_revision_failed_with_the_reason(kubeconfig, nam
 
 
 def test_atomic_install_uninstalls_on_failure(kubeconfig, namespace):
-    with pytest.raises(OperationError, match="has been uninstalled due to atomic being set"):
+    with pytest.raises(OperationError, match="has been uninstalled due to rollback-on-failure being set"):
         engine_for(kubeconfig, namespace).present(literal_input([configmap("a", {"k": "v"}), _unschedulable("web")]),
                                                   opts(atomic=True, timeout=3))
     client = client_for(kubeconfig)
@@ -52,7 +52,7 @@ def test_atomic_install_uninstalls_on_failure(kubeconfig, namespace):
 
 def test_atomic_upgrade_rolls_back_on_failure(kubeconfig, namespace):
     engine_for(kubeconfig, namespace).present(literal_input([configmap("a", {"k": "v1"})]), opts())
-    with pytest.raises(OperationError, match="has been rolled back due to atomic being set"):
+    with pytest.raises(OperationError, match="has been rolled back due to rollback-on-failure being set"):
         engine_for(kubeconfig, namespace).present(
             literal_input([configmap("a", {"k": "v2"}), _unschedulable("web")]), opts(atomic=True, timeout=3))
     history = engine_for(kubeconfig, namespace).history()

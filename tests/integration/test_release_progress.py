@@ -56,7 +56,7 @@ def test_a_verbose_playbook_shows_render_plan_hooks_apply_wait_and_result(tmp_pa
     assert progress[3].endswith("hook: pre-upgrade Job/migrate (weight 0) created")
     assert re.search(r"hook: pre-upgrade Job/migrate \(weight 0\) succeeded after [\d.]+s$", progress[4])
     assert progress[5].endswith("apply: apply ConfigMap/%s/web-cm" % namespace)
-    assert progress[6].endswith("wait: 2 object(s), timeout 300s")
+    assert progress[6].endswith("wait: 2 object(s), timeout 300s (watcher)")
     assert re.search(r"wait: all ready after [\d.]+s$", progress[7])
     assert progress[8].endswith("result: revision 2 deployed")
     # and -v prints them with the task result

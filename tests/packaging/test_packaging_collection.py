@@ -10,7 +10,7 @@ import yaml
 
 from collection_support import ROOT, build_and_install, isolated_env, run, tool
 
-MODULES = ("release", "rollback", "release_info", "template", "repository", "pull", "registry_auth")
+MODULES = ("release", "rollback", "release_info", "release_test", "template", "repository", "pull", "registry_auth")
 
 
 @pytest.fixture(scope="module")

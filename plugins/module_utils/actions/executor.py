@@ -102,16 +102,17 @@ def refs(changes, actions=("create", "patch", "apply", "replace", "unchanged")):
     return [_ref(c) for c in changes if c.action in actions]
 
 
-def wait_for(client, changes, timeout, progress=quiet):
+def wait_for(client, changes, timeout, progress=quiet, strategy="legacy", with_jobs=False):
     """Wait until every created or kept object is ready; report what is still not ready as it goes."""
     targets = refs(changes)
-    progress("wait", "%d object(s), timeout %gs" % (len(targets), timeout))
+    jobs = ", jobs" if with_jobs else ""
+    progress("wait", "%d object(s), timeout %gs (%s%s)" % (len(targets), timeout, strategy, jobs))
     start = time.monotonic()
 
     def report(still):
         progress("wait", "%d not ready after %.0fs: %s" % (len(still), time.monotonic() - start, _names(
             ["%s (%s)" % (label(ref), reason) for ref, reason in still])))
-    wait_ready(client, targets, timeout, report=report)
+    wait_ready(client, targets, timeout, report=report, strategy=strategy, with_jobs=with_jobs)
     progress("wait", "all ready after %.1fs" % (time.monotonic() - start))
 
 
@@ -126,10 +127,11 @@ def install_crds(client, crd_changes, timeout=60, progress=quiet):
     for change in crd_changes:
         try:
             if change.action == "create":
-                client.create(change.resource.obj)
+                change.after = client.create(change.resource.obj)
             elif change.action == "apply":
-                client.patch(change.resource.api_version, "CustomResourceDefinition", change.resource.name, None,
-                             change.resource.obj, "apply", force=change.before is not None)
+                change.after = client.patch(change.resource.api_version, "CustomResourceDefinition",
+                                            change.resource.name, None, change.resource.obj, "apply",
+                                            force=change.before is not None)
         except ApiError as exc:
             if not exc.already_exists:
                 raise ExecuteError("failed to install CRD %s: %s" % (change.resource.name, exc.message)) from exc

@@ -31,8 +31,13 @@ def _ref(hook, namespace):
 
 
 class HookRunner:
-    def __init__(self, client, namespace, record, timeout, progress=quiet):
-        """``record(release)`` persists the release (so ``last_run`` and status survive a crash)."""
+    def __init__(self, client, namespace, record, timeout, progress=quiet, wait_deletes=False):
+        """``record(release)`` persists the release (so ``last_run`` and status survive a crash).
+
+        ``wait_deletes``: wait until hooks removed by ``hook-succeeded``/``hook-failed`` are gone (Helm 4 does
+        with the watcher strategy, which ``helm test`` always uses; its hookOnly strategy does not wait).
+        """
+        self.wait_deletes = wait_deletes
         self.client = client
         self.namespace = namespace
         self.record = record
@@ -69,8 +74,12 @@ class HookRunner:
                 raise HookError("%s %s: timed out waiting for the condition" % (kind.lower(), name))
             time.sleep(0.5)
 
-    def run(self, release, event):
-        """Run every hook of ``event``; raise HookError (after Helm's cleanup) when one fails."""
+    def run(self, release, event, before_cleanup=None):
+        """Run every hook of ``event``; raise HookError (after Helm's cleanup) when one fails.
+
+        ``before_cleanup(hooks)`` is called with the hooks that ran, after the last one ended and before any
+        delete policy applies (``helm test --logs`` reads the test pods' logs there).
+        """
         hooks = hooks_for(release, event)
         done = []
         for hook in hooks:
@@ -94,16 +103,20 @@ class HookRunner:
                 self.progress("hook", "%s failed: %s" % (what, exc))
                 hook["last_run"] = dict(hook["last_run"], completed_at=now(), phase="Failed")
                 self.record(release)
+                if before_cleanup is not None:
+                    before_cleanup(done + [hook])
                 if "hook-failed" in hook["delete_policies"]:
-                    self._delete(hook, wait=False)
+                    self._delete(hook, wait=self.wait_deletes)
                 for prev in done:
                     if "hook-succeeded" in prev["delete_policies"]:
-                        self._delete(prev, wait=False)
+                        self._delete(prev, wait=self.wait_deletes)
                 raise HookError("warning: Hook %s %s failed: %s" % (event, hook.get("path", ""), exc)) from exc
             hook["last_run"] = dict(hook["last_run"], completed_at=now(), phase="Succeeded")
             self.progress("hook", "%s succeeded after %.1fs" % (what, time.monotonic() - started))
             done.append(hook)
+        if before_cleanup is not None:
+            before_cleanup(done)
         for hook in reversed(done):
             if "hook-succeeded" in hook["delete_policies"]:
-                self._delete(hook, wait=False)
+                self._delete(hook, wait=self.wait_deletes)
         return [h["name"] for h in hooks]

@@ -85,14 +85,23 @@ def listed(release, states):
     return "all" in wanted or ("pending" if status.startswith("pending-") else status) in wanted
 
 
-def list_releases(engine, states):
-    """Latest revision of every release in the namespace, filtered by state as ``helm list``."""
+def list_releases(engine, states, selector=None):
+    """Latest revision of every release in the namespace, filtered by state (and labels) as ``helm list``.
+
+    ``selector`` applies to each release's latest revision, as ``helm list --selector``: the API server
+    matches it against the storage objects' labels (the release's labels plus Helm's own, Helm's set too).
+    """
+    matching = None
+    if selector:
+        matching = {(r["name"], r["version"]) for r in engine.storage.list_all("owner=helm," + selector)}
     latest = {}
     for rel in engine.storage.list_all():
         if rel["name"] not in latest or rel["version"] > latest[rel["name"]]["version"]:
             latest[rel["name"]] = rel
     out = []
     for name in sorted(latest):
+        if matching is not None and (name, latest[name]["version"]) not in matching:
+            continue
         if listed(latest[name], states):
             out.append(release_status(latest[name]))
     return out

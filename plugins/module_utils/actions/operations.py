@@ -2,15 +2,17 @@
 
 Statuses, descriptions and revision bookkeeping follow Helm's pkg/action so `helm` reads our records.
 """
+import re
 import time
 
 from ..kube.errors import ApiError, KubeError
 from ..kube.openapi import OpenAPI
+from ..kube.readiness import wait_strategy
 from ..plan.manifest import ManifestError, parse_manifest
 from ..plan.planner import METHODS, Change, Plan, PlanError, Planner, assigned_marked, uninstall_plan
 from ..release.lease import IN_PROGRESS, Lease, LeaseHeld, held_message, lease_state
 from ..release.model import PENDING, now, release_record, set_status
-from ..release.storage import Storage, StorageError
+from ..release.storage import SYSTEM_LABELS, Storage, StorageError
 from .executor import ExecuteError, apply_changes, install_crds, wait_for, wait_gone
 from .hooks import HookError, HookRunner, hooks_for
 from .progress import plan_summary, quiet
@@ -18,6 +20,8 @@ from .sameness import differs, same_content
 from .report import Outcome
 
 STALE_PENDING_SECONDS = 300
+_LABEL = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
+_PREFIX = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
 
 class OperationError(Exception):
@@ -42,7 +46,10 @@ class Options:
         self.take_ownership = False
         self.force = False
         self.force_conflicts = False
-        self.wait = False
+        self.wait = False  # Helm 4's strategy: hookOnly (False), watcher (True) or legacy
+        self.wait_for_jobs = False
+        self.cleanup_on_fail = False
+        self.labels = None
         self.timeout = 300
         self.atomic = False
         self.history_max = 10
@@ -58,6 +65,11 @@ class Options:
             if not hasattr(self, key):
                 raise TypeError("unknown option %s" % key)
             setattr(self, key, value)
+        self.wait = wait_strategy(self.wait)
+
+    def wait_mode(self):
+        """The strategy a run waits with: ``rollback_on_failure``/``atomic`` raise hookOnly to watcher."""
+        return "watcher" if self.atomic and self.wait == "hookOnly" else self.wait
 
 
 class ReleaseEngine:
@@ -137,6 +149,7 @@ class ReleaseEngine:
         if current is None and last is not None and (last["info"]["status"] in ("failed", "superseded") or recover):
             current = last
         install = current is None
+        labels = release_labels(None if install else current, opts.labels)  # refused before any write
         version = last["version"] + 1 if last else 1
         try:
             target = parse_manifest(inp.manifest)
@@ -160,8 +173,11 @@ class ReleaseEngine:
         except (PlanError, KubeError) as exc:
             raise OperationError(str(exc), outcome) from exc
         plan.changes, plan.crds = planned.changes, crd_changes
+        if opts.check_mode:
+            for change in crd_changes:
+                change.after = self._dry_run_crd(change)
         changed = (install or recover or plan.changed or _differs(current, last, inp)
-                   or last.get("apply_method", "csa") != method)
+                   or last.get("apply_method", "csa") != method or _custom_labels(current) != labels)
         event = "install" if install else "upgrade"
         outcome.plan(plan, hooks=[] if opts.disable_hook or not changed else
                      [h["name"] for e in ("pre-", "post-") for h in hooks_for({"hooks": inp.hooks}, e + event)])
@@ -172,7 +188,7 @@ class ReleaseEngine:
             opts.progress("result", "no change: revision %d stays %s" % (current["version"], current["info"]["status"]))
             outcome.release = current
             return outcome
-        record = self._new_record(inp, version, current, install, method, "pending-" + event)
+        record = self._new_record(inp, version, current, install, method, "pending-" + event, labels)
         try:
             self.storage.check_size(record)
         except StorageError as exc:
@@ -194,7 +210,7 @@ class ReleaseEngine:
             if not self._moved(last):
                 if recover:
                     self._recover(last)
-                return self._run_present(inp, opts, plan, outcome, version, current, install, method)
+                return self._run_present(inp, opts, plan, outcome, version, current, install, method, labels)
         finally:
             lease.release_lease(keep=bool(self.storage.unsettled))
         return self._replan(lambda: self.present(inp, opts), last)
@@ -212,20 +228,18 @@ class ReleaseEngine:
                                                               last["version"] if last else "none"))
         return again()
 
-    def _new_record(self, inp, version, current, install, method, status):
+    def _new_record(self, inp, version, current, install, method, status, labels):
         stamp = now()
         first = stamp if install or current is None else current["info"].get("first_deployed", stamp)
         rel = release_record(self.name, self.namespace, version, inp.chart, inp.config, inp.manifest,
                              [dict(h, last_run={"phase": ""}) for h in inp.hooks], status,
                              "Initial install underway" if install else "Preparing upgrade", first, stamp,
                              inp.notes, method)
-        if current is not None and not install:
-            rel["_labels"] = {k: v for k, v in (current.get("_labels") or {}).items()
-                              if k not in ("name", "owner", "status", "version", "createdAt", "modifiedAt")}
+        rel["_labels"] = dict(labels)
         return rel
 
     def _plan_crds(self, inp, install, opts, method):
-        """CRDs of ``crds/`` to create (install) or apply (``crds: upgrade``), predicted by a dry run."""
+        """CRDs of ``crds/`` to create (install) or apply (``crds: upgrade``), and the kinds they define."""
         changes, kinds = [], {}
         if opts.skip_crds or not inp.crds or not (install or opts.upgrade_crds):
             return changes, kinds
@@ -246,11 +260,10 @@ class ReleaseEngine:
                     changes.append(Change("apply" if method == "ssa" else "create", res, "", after=res.obj, crd=True))
                 elif opts.upgrade_crds:
                     changes.append(Change("apply", res, "", before=live, after=res.obj, crd=True))
-        for change in changes:
-            change.after = self._dry_run_crd(change)
         return changes, kinds
 
     def _dry_run_crd(self, change):
+        """Check mode's prediction of a CRD write (the real run reports the server's answer instead)."""
         res = change.resource
         try:
             if change.action == "create":
@@ -262,9 +275,9 @@ class ReleaseEngine:
             raise OperationError("failed to install CRD %s: %s" % (res.name, exc.message)) from exc
         return assigned_marked(answer, res.obj) if change.before is None else answer
 
-    def _run_present(self, inp, opts, plan, outcome, version, current, install, method):
+    def _run_present(self, inp, opts, plan, outcome, version, current, install, method, labels):
         event = "install" if install else "upgrade"
-        rel = self._new_record(inp, version, current, install, method, "pending-" + event)
+        rel = self._new_record(inp, version, current, install, method, "pending-" + event, labels)
         try:
             install_crds(self.client, plan.crds, progress=opts.progress)
             self.storage.create(rel, 0 if install else opts.history_max)
@@ -277,12 +290,12 @@ class ReleaseEngine:
             if not opts.disable_hook:
                 runner.run(rel, "pre-" + event)
             apply_changes(self.client, plan.changes, opts.force_conflicts, progress=opts.progress)
-            if opts.wait or opts.atomic:
-                wait_for(self.client, plan.changes, opts.timeout, opts.progress)
+            if opts.wait_mode() != "hookOnly":
+                wait_for(self.client, plan.changes, opts.timeout, opts.progress, opts.wait_mode(), opts.wait_for_jobs)
             if not opts.disable_hook:
                 runner.run(rel, "post-" + event)
         except (HookError, ExecuteError, KubeError, ApiError) as exc:
-            return self._fail(rel, exc, opts, outcome, install, current)
+            return self._fail(rel, exc, opts, outcome, install, current, plan.changes)
         if current is not None and current["info"]["status"] == "deployed":
             set_status(current, "superseded")
             self.storage.update(current)
@@ -295,25 +308,47 @@ class ReleaseEngine:
         opts.progress("result", "revision %d deployed" % version)
         return outcome
 
-    def _fail(self, rel, exc, opts, outcome, install, current):
+    def _cleanup_created(self, changes, opts, message):
+        """``--cleanup-on-fail``: delete (in the background) what this failed upgrade/rollback created."""
+        # absent when planned (a create, or a server-side apply with nothing before): ours if there now
+        created = [c for c in changes if c.action in ("create", "apply") and c.before is None]
+        if not opts.cleanup_on_fail or not created:
+            return message
+        errors, deleted = [], 0
+        for change in created:
+            res = change.resource
+            try:
+                deleted += self.client.delete(res.api_version, res.kind, res.name, change.namespace or None)
+            except (ApiError, KubeError) as exc:
+                errors.append("%s: %s" % (res.label(), getattr(exc, "message", "") or exc))
+        opts.progress("cleanup", "deleted %d object(s) created by the failed run" % deleted)
+        if errors:
+            return "an error occurred while cleaning up resources. original error: %s: unable to cleanup " \
+                   "resources: %s" % (message, ", ".join(errors))
+        return message
+
+    def _fail(self, rel, exc, opts, outcome, install, current, changes=()):
         message = str(exc)
         what = 'Release "%s" failed' % self.name if install else 'Upgrade "%s" failed' % self.name
         set_status(rel, "failed", "%s: %s" % (what, message))
         self.storage.update(rel)
         opts.progress("result", "revision %d failed: %s" % (rel["version"], message))
+        if not install:
+            message = self._cleanup_created(changes, opts, message)
         if opts.atomic and install:
             opts.progress("atomic", "uninstalling the failed install")
             self._uninstall_records(Options(purge=True, timeout=opts.timeout, disable_hook=True,
                                             progress=opts.progress), rel)
-            raise OperationError("release %s failed, and has been uninstalled due to atomic being set: %s"
-                                 % (self.name, message), outcome)
+            raise OperationError("release %s failed, and has been uninstalled due to rollback-on-failure being "
+                                 "set: %s" % (self.name, message), outcome)
         if opts.atomic and current is not None:
             opts.progress("atomic", "rolling back to revision %d" % current["version"])
-            back = Options(strategy=opts.strategy, server_side=opts.server_side, timeout=opts.timeout, wait=True,
-                           history_max=opts.history_max, progress=opts.progress)
+            back = Options(strategy=opts.strategy, server_side=opts.server_side, timeout=opts.timeout,
+                           wait=opts.wait_mode(), wait_for_jobs=opts.wait_for_jobs, history_max=opts.history_max,
+                           progress=opts.progress)
             self._rollback_locked(current["version"], back, Outcome("rollback", False))
-            raise OperationError("release %s failed, and has been rolled back due to atomic being set: %s"
-                                 % (self.name, message), outcome)
+            raise OperationError("release %s failed, and has been rolled back due to rollback-on-failure being "
+                                 "set: %s" % (self.name, message), outcome)
         raise OperationError("%s: %s" % (what, message), outcome)
 
     # ---- uninstall ----------------------------------------------------------------------------
@@ -368,7 +403,7 @@ class ReleaseEngine:
             if not opts.disable_hook:
                 runner.run(last, "pre-delete")
             apply_changes(self.client, plan.changes, progress=opts.progress)
-            if opts.wait:
+            if opts.wait != "hookOnly":
                 wait_gone(self.client, plan.changes, opts.timeout, opts.progress)
             if not opts.disable_hook:
                 runner.run(last, "post-delete")
@@ -445,7 +480,7 @@ class ReleaseEngine:
         summary = plan_summary(plan.changes)
         opts.progress("plan", "rollback to %d: %s (%s, %s)" % (target["version"], summary, opts.strategy, method))
         same = (last["info"]["status"] == "deployed" and same_content(last, target)
-                and last.get("apply_method", "csa") == method)
+                and last.get("apply_method", "csa") == method and _custom_labels(last) == _custom_labels(target))
         return plan, recover or plan.changed or not same, method
 
     def _rollback_record(self, last, target, method):
@@ -455,8 +490,7 @@ class ReleaseEngine:
                              [dict(h, last_run={"phase": ""}) for h in target.get("hooks") or []], "pending-rollback",
                              "Rollback to %d" % target["version"], last["info"].get("first_deployed", stamp), stamp,
                              target["info"].get("notes", ""), method, rollback_revision=target["version"])
-        rel["_labels"] = {k: v for k, v in (target.get("_labels") or {}).items()
-                          if k not in ("name", "owner", "status", "version", "createdAt", "modifiedAt")}
+        rel["_labels"] = _custom_labels(target)
         return rel
 
     def _rollback_locked(self, target_version, opts, outcome):
@@ -478,8 +512,8 @@ class ReleaseEngine:
             if not opts.disable_hook:
                 runner.run(rel, "pre-rollback")
             apply_changes(self.client, plan.changes, opts.force_conflicts, progress=opts.progress)
-            if opts.wait:
-                wait_for(self.client, plan.changes, opts.timeout, opts.progress)
+            if opts.wait_mode() != "hookOnly":
+                wait_for(self.client, plan.changes, opts.timeout, opts.progress, opts.wait_mode(), opts.wait_for_jobs)
             if not opts.disable_hook:
                 runner.run(rel, "post-rollback")
         except (HookError, ExecuteError, KubeError) as exc:
@@ -489,7 +523,8 @@ class ReleaseEngine:
             set_status(rel, "failed", 'Rollback "%s" failed: %s' % (self.name, exc))
             self.storage.update(rel)
             opts.progress("result", "revision %d failed: %s" % (rel["version"], exc))
-            raise OperationError('Rollback "%s" failed: %s' % (self.name, exc), outcome) from exc
+            message = self._cleanup_created(plan.changes, opts, str(exc))
+            raise OperationError('Rollback "%s" failed: %s' % (self.name, message), outcome) from exc
         for old in self.storage.history(self.name, refresh=True):
             if old["version"] != rel["version"] and old["info"]["status"] == "deployed":
                 set_status(old, "superseded")
@@ -498,6 +533,31 @@ class ReleaseEngine:
         self.storage.update(rel)
         opts.progress("result", "revision %d deployed (rollback to %d)" % (rel["version"], target["version"]))
         return outcome
+
+
+def _custom_labels(rel):
+    """A revision's own labels (Helm 4's ``--labels``): its storage object's labels but Helm's."""
+    return {k: v for k, v in ((rel or {}).get("_labels") or {}).items() if k not in SYSTEM_LABELS}
+
+
+def release_labels(current, labels):
+    """Labels of a new revision: ``labels`` merged over ``current``'s, ``"null"`` deleting (mergeCustomLabels)."""
+    out = _custom_labels(current)
+    for key, value in (labels or {}).items():
+        if key in SYSTEM_LABELS:
+            raise OperationError("user supplied labels contains system reserved label name. System labels: [%s]"
+                                 % " ".join(SYSTEM_LABELS))
+        value = "" if value is None else str(value)
+        prefix, name = key.rpartition("/")[::2]
+        good_prefix = not prefix or (_PREFIX.match(prefix) and len(prefix) <= 253)
+        if not (_LABEL.match(name) and len(name) <= 63 and good_prefix):
+            raise OperationError('invalid release label name "%s": a qualified name ([prefix/]name, name at most 63 '
+                                 'alphanumerics, "-", "_" or ".", starting and ending alphanumeric)' % key)
+        if value != "null" and value and not (_LABEL.match(value) and len(value) <= 63):
+            raise OperationError('invalid value "%s" of release label "%s": at most 63 alphanumerics, "-", "_" or '
+                                 '".", starting and ending alphanumeric' % (value, key))
+        out[key] = value
+    return {k: v for k, v in out.items() if v != "null"}
 
 
 def apply_method(opts, previous, install=False):

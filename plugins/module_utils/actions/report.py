@@ -70,6 +70,8 @@ def release_status(rel):
         "values": config,
         "release_values": config,
         "apply_method": rel.get("apply_method", ""),
+        "labels": {k: v for k, v in (rel.get("_labels") or {}).items()
+                   if k not in ("name", "owner", "status", "version", "createdAt", "modifiedAt")},
     }
 
 

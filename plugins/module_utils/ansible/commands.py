@@ -65,7 +65,12 @@ def _chart_source(words, params, repo="chart_repo_url"):
 
 
 def _timing(words, params):
-    _flag(words, params, "wait", "--wait")
+    wait = params.get("wait")
+    if wait not in (None, False, "", "hookOnly", "false", "False"):
+        words.append("--wait" if wait is True or str(wait).lower() in ("true", "yes", "watcher") else
+                     "--wait=%s" % wait)
+    _flag(words, params, "wait_for_jobs", "--wait-for-jobs")
+    _flag(words, params, "cleanup_on_fail", "--cleanup-on-fail")
     if params.get("timeout") or params.get("wait_timeout"):
         words.append("--timeout=%s" % (params.get("timeout") or params.get("wait_timeout")))
     _flag(words, params, "disable_hook", "--no-hooks")
@@ -94,7 +99,11 @@ def release_command(params, uninstall=False):
     elif params.get("reset_then_reuse_values"):
         words.append("--reset-then-reuse-values")
     _timing(words, params)
-    _flag(words, params, "atomic", "--rollback-on-failure")
+    if params.get("atomic") or params.get("rollback_on_failure"):
+        words.append("--rollback-on-failure")
+    if params.get("labels"):
+        words.append("--labels=%s" % ",".join("%s=%s" % kv for kv in sorted(params["labels"].items())))
+    _flag(words, params, "devel", "--devel")
     _flag(words, params, "force", "--force-replace")
     if params.get("apply_strategy") == "server-side" or params.get("server_side") == "true":
         words.append("--server-side=true")
@@ -110,6 +119,16 @@ def release_command(params, uninstall=False):
         _value(words, params, "post_renderer", "--post-renderer")
     if params.get("history_max") is not None:
         words.append("--history-max=%d" % params["history_max"])
+    _cluster(words, params)
+    return _line(words)
+
+
+def release_test_command(params):
+    words = ["helm", "test", params["release_name"], "--namespace=%s" % params["release_namespace"]]
+    for text in params.get("filter") or ():
+        words.append("--filter=%s" % text)
+    _value(words, params, "timeout", "--timeout")
+    _flag(words, params, "logs", "--logs")
     _cluster(words, params)
     return _line(words)
 
@@ -138,6 +157,7 @@ def template_command(params):
     _value(words, params, "output_dir", "--output-dir")
     _flag(words, params, "disable_hook", "--no-hooks")
     _flag(words, params, "is_upgrade", "--is-upgrade")
+    _flag(words, params, "devel", "--devel")
     _value(words, params, "kube_version", "--kube-version")
     for version in params.get("api_versions") or ():
         words.append("--api-versions=%s" % version)

@@ -63,9 +63,22 @@ _NAME = {
                           "description": ["Namespace of the release; its records are stored there."]},
 }
 _TIMING = {
-    "wait": {"type": "bool", "default": False,
-             "description": ["Wait until every resource is ready (Helm's readiness rules) before marking the "
-                             "release deployed."]},
+    "wait": {"type": "raw", "default": False,
+             "description": ["How to wait before marking the revision deployed, as Helm 4's C(--wait).",
+                             "C(watcher) (or C(true), as Helm 4's bare C(--wait)) waits until every object is "
+                             "ready by kstatus rules (Helm 4's watcher): workloads by their replica counts and "
+                             "conditions, and any other object - custom resources included - once it has "
+                             "observed its latest C(metadata.generation), has no C(Reconciling) or C(Stalled) "
+                             "condition set and no C(Ready) condition other than C(True). An object that is "
+                             "C(Failed) (C(Stalled=True), a failed Job) fails the wait.",
+                             "C(legacy) uses Helm 3's readiness rules (a custom resource is ready once it exists).",
+                             "C(hookOnly) (or C(false), the default) waits only for hooks."]},
+    "wait_for_jobs": {"type": "bool", "default": False,
+                      "description": ["While waiting (I(wait) C(watcher) or C(legacy)), also wait until Jobs have "
+                                      "completed (Helm's C(--wait-for-jobs)); a failed Job fails the wait."]},
+    "cleanup_on_fail": {"type": "bool", "default": False,
+                        "description": ["When an upgrade or rollback fails, delete the objects it created (Helm's "
+                                        "C(--cleanup-on-fail)); objects it changed stay as they are."]},
     "wait_timeout": {"type": "str",
                      "description": ["How long to wait for readiness and for each hook, as a Go duration "
                                      "(C(5m0s)) or seconds. Alias of I(timeout), kept for compatibility."]},
@@ -151,7 +164,21 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
                                 "description": ["Like I(reuse_values): the deployed values with the new ones merged over.",
                                                 "Ignored while I(reset_values) is true, as in Helm."]},
     "atomic": {"type": "bool", "default": False,
-               "description": ["On failure, uninstall a new install or roll an upgrade back (implies I(wait))."]},
+               "description": ["Helm 3's name of I(rollback_on_failure), kept working."]},
+    "rollback_on_failure": {"type": "bool", "default": False,
+                            "description": ["On failure, uninstall a new install or roll an upgrade back to the last "
+                                            "successful revision (Helm 4's C(--rollback-on-failure)). It implies "
+                                            "I(wait=watcher) when I(wait) is C(hookOnly)."]},
+    "labels": {"type": "dict",
+               "description": ["Labels of the release, stored as Helm 4 stores C(--labels): on the release's "
+                               "storage Secret (or ConfigMap), where C(helm list --selector) and "
+                               "M(helmless.core.release_info)'s I(selector) find them.",
+                               "On upgrade they are merged over the deployed revision's labels; a value of "
+                               "C(null) (the string) removes a label. Helm's own label names (name, owner, "
+                               "status, version, createdAt, modifiedAt) are refused."]},
+    "devel": {"type": "bool", "default": False,
+              "description": ["Without I(chart_version), consider prerelease versions of a repository chart too "
+                              "(Helm's C(--devel), the constraint C(>0.0.0-0))."]},
     "create_namespace": {"type": "bool", "default": False,
                          "description": ["Create the release namespace if it does not exist."]},
     "skip_crds": {"type": "bool", "default": False, "description": ["Do not install the chart's C(crds/)."]},
@@ -200,6 +227,20 @@ ROLLBACK = dict(copy.deepcopy(_NAME), **{
                  "description": ["Revision to roll back to; C(0) (default) is the one before the current revision."]},
 }, **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY))
 
+RELEASE_TEST = dict(copy.deepcopy(_NAME), **{
+    "filter": {"type": "list", "elements": "str", "default": [], "aliases": ["filters"],
+               "description": ["Which tests to run, as Helm's C(--filter): C(name=<test>) runs only the named tests, "
+                               "C(!name=<test>) skips them; several values (or C(name=a,name=b)) combine.",
+                               "A filter that matches no test fails the task and runs nothing."]},
+    "timeout": {"type": "str",
+                "description": ["Time allowed for each test to finish, as a Go duration or seconds (default "
+                                "C(5m0s)); a test still running then fails the task and is recorded C(Failed)."]},
+    "logs": {"type": "bool", "default": False,
+             "description": ["Return the logs of the test Pods (C(helm test --logs)), read after the tests end and "
+                             "before their delete policies remove them. Where the cluster cannot serve a "
+                             "container's log, the test's C(logs.error) says why."]},
+})
+
 RELEASE_INFO = {
     "release_name": {"type": "str", "aliases": ["name"],
                      "description": ["Release to describe. Without it, the releases of the namespace are listed."]},
@@ -214,6 +255,10 @@ RELEASE_INFO = {
     "revision": {"type": "int", "description": ["Describe this revision instead of the latest."]},
     "get_all_values": {"type": "bool", "default": False,
                        "description": ["Return the chart's default values coalesced with the user values."]},
+    "selector": {"type": "str", "aliases": ["label_selector"],
+                 "description": ["With no I(release_name): only list releases whose labels (I(labels) of "
+                                 "M(helmless.core.release), C(helm install --labels)) match this label selector, "
+                                 "as C(helm list --selector) (C(key=value), C(key!=value), comma-separated)."]},
     "show_secrets": _TIMING["show_secrets"],
 }
 
@@ -286,6 +331,9 @@ TEMPLATE = dict({
     "dependency_update": {"type": "bool", "default": False, "aliases": ["dep_up"],
                           "description": ["Before loading a local chart directory, fetch its C(Chart.yaml) dependencies "
                                           "into C(charts/) and write C(Chart.lock), like C(helm dependency update)."]},
+    "devel": {"type": "bool", "default": False,
+              "description": ["Without I(chart_version), consider prerelease versions of a repository chart too "
+                              "(C(helm template --devel))."]},
     "is_upgrade": {"type": "bool", "default": False,
                    "description": ["Render as an upgrade (C(.Release.IsUpgrade) true, C(.Release.IsInstall) false)."]},
     "kube_version": {"type": "str",

@@ -14,8 +14,8 @@ from ..goyaml import merge_maps
 from ..actions.progress import Progress
 from ..kube.errors import KubeError
 from ..chart.capabilities import HELM_VERSION
-from .commands import (pull_command, registry_command, release_command, repository_command, rollback_command,
-                       template_command)
+from .commands import (pull_command, registry_command, release_command, release_test_command, repository_command,
+                       rollback_command, template_command)
 from .options import IGNORED
 
 _NAME_RE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
@@ -91,6 +91,15 @@ def _validate_name(name):
                             'characters' % name)
 
 
+def _wait(params):
+    """The ``wait`` option as Helm 4's strategy; an unknown value fails before anything is read or written."""
+    from ..kube.readiness import wait_strategy
+    try:
+        return wait_strategy(params.get("wait"))
+    except KubeError as exc:
+        raise ModuleFailure("wait: %s" % exc) from exc
+
+
 def _options(params, check_mode, progress, **extra):
     from ..actions.operations import Options
 
@@ -98,7 +107,9 @@ def _options(params, check_mode, progress, **extra):
     return Options(check_mode=check_mode, strategy=params.get("apply_strategy") or "chart-delta",
                    server_side=params.get("server_side") or "auto", take_ownership=params.get("take_ownership", False),
                    force=params.get("force", False), force_conflicts=params.get("force_conflicts", False),
-                   wait=params.get("wait", False), timeout=timeout, atomic=params.get("atomic", False),
+                   wait=_wait(params), wait_for_jobs=params.get("wait_for_jobs", False), timeout=timeout,
+                   atomic=bool(params.get("atomic") or params.get("rollback_on_failure")),
+                   cleanup_on_fail=params.get("cleanup_on_fail", False),
                    history_max=params.get("history_max") if params.get("history_max") is not None else 10,
                    disable_hook=params.get("disable_hook", False), progress=progress, **extra)
 
@@ -193,7 +204,7 @@ def _render(params, engine, client, progress, warnings):
                 return None
             return probed[-1]
 
-        same = False
+        same = rerolled = False
         if installed and current is history[-1] and current["info"]["status"] == "deployed":
             # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
             # then) so charts that print their revision stay idempotent; only a real change renders anew.
@@ -258,13 +269,27 @@ def lookup_for(client):
 
 
 def run_release(params, check_mode=False, diff=False):
-    from ..actions.operations import OperationError, ReleaseEngine
-
     progress = Progress()
     warnings = ignored_warnings(params)
     absent = params.get("release_state", "present") == "absent"
     command = release_command(params, uninstall=absent)
+    try:
+        return _run_release(params, check_mode, diff, progress, warnings, absent, command)
+    except ModuleFailure as exc:  # every failure, also before the cluster is reached, carries helm's output
+        for key, value in _failed_output(exc, warnings, command).items():
+            exc.result.setdefault(key, value)
+        raise
+
+
+def _run_release(params, check_mode, diff, progress, warnings, absent, command):
+    from ..actions.operations import OperationError, ReleaseEngine
+
     _validate_name(params["release_name"])
+    try:
+        _wait(params)
+    except ModuleFailure as exc:
+        exc.result.update(_failed_output(exc, warnings, command))
+        raise
     if not absent:  # values from URLs are fetched before anything touches the cluster
         params = dict(params, values_files=_values_sources(params, warnings, command))
     client = connect(params)
@@ -278,13 +303,10 @@ def run_release(params, check_mode=False, diff=False):
         crds = params.get("crds") or "install"
         opts = _options(params, check_mode, progress, create_namespace=params.get("create_namespace", False),
                         skip_crds=params.get("skip_crds", False) or crds == "skip", upgrade_crds=crds == "upgrade",
-                        description=params.get("description"))
+                        description=params.get("description"), labels=params.get("labels"))
         return _result(engine.present(inp, opts), params, diff, client, warnings, progress)
     except (OperationError, KubeError) as exc:
         raise _fail(exc, params, diff, client, warnings, progress, command) from exc
-    except ModuleFailure as exc:
-        exc.result.update(_failed_output(exc, warnings, command))
-        raise
 
 
 def run_rollback(params, check_mode=False, diff=False):
@@ -292,6 +314,7 @@ def run_rollback(params, check_mode=False, diff=False):
 
     progress = Progress()
     warnings = ignored_warnings(params)
+    _wait(params)
     client = connect(params)
     engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
                            params.get("storage_driver") or "secret")
@@ -301,6 +324,41 @@ def run_rollback(params, check_mode=False, diff=False):
                        progress)
     except (OperationError, KubeError) as exc:
         raise _fail(exc, params, diff, client, warnings, progress, rollback_command(params)) from exc
+
+
+def run_release_test(params, check_mode=False):
+    """``helm test``: run the release's tests, record the runs; check mode lists what would run."""
+    from ..actions.operations import OperationError, ReleaseEngine
+    from ..actions.report import release_status
+    from ..actions.testing import TestFailed, run_tests
+
+    progress = Progress()
+    warnings = ignored_warnings(params)
+    command = release_test_command(params)
+    _validate_name(params["release_name"])
+    timeout = parse_duration(params.get("timeout"))
+    client = connect(params)
+    engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
+                           params.get("storage_driver") or "secret")
+    try:
+        rel, tests = run_tests(engine, params.get("filter") or (), timeout, params.get("logs", False), check_mode,
+                               progress)
+    except TestFailed as exc:
+        failed = dict(_failed_output(exc, warnings, command), changed=True, tests=exc.tests, rc=1,
+                      progress=progress.lines)
+        failed["stdout"] = _test_stdout(engine.history()[-1])  # helm test prints the suite, then fails
+        raise ModuleFailure(str(exc), failed) from exc
+    except (OperationError, KubeError) as exc:
+        raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), changed=False, rc=1,
+                                           progress=progress.lines)) from exc
+    return {"changed": bool(tests), "status": release_status(rel), "tests": tests, "progress": progress.lines,
+            "command": command, "stdout": _test_stdout(rel), "stderr": _lines(warnings), "rc": 0}, warnings
+
+
+def _test_stdout(rel):
+    """What ``helm test`` prints: the release's status with its test suite, without notes."""
+    from ..actions.printer import status_text
+    return status_text(dict(rel, info=dict(rel.get("info") or {}, notes="")))
 
 
 def run_info(params):
@@ -319,7 +377,8 @@ def run_info(params):
             if status is not None:
                 result["status"] = status
             return result, warnings
-        return {"changed": False, "releases": list_releases(engine, params.get("release_state") or [])}, warnings
+        return {"changed": False, "releases": list_releases(engine, params.get("release_state") or [],
+                                                            params.get("selector"))}, warnings
     except (OperationError, KubeError) as exc:
         raise ModuleFailure(str(exc)) from exc
 

@@ -12,7 +12,8 @@ HELM_VERSION = "v4.3.2"
 # Helm 4.3's defaults come from the client-go it is built with (k8s.io/client-go v0.37).
 DEFAULT_KUBE_VERSION = "v1.37.0"
 HELM_KUBE_CLIENT_VERSION = "v1.37"
-# The Go toolchain of Helm's release build (.github/env GOLANG_VERSION 1.27).
+# runtime.Version() of the helm binary: Helm's release builds use Go 1.27 (.github/env GOLANG_VERSION); the
+# patch release of the official binary is not knowable from the source, so the tests do not compare it.
 HELM_GO_VERSION = "go1.27.0"
 
 # client-go's scheme.Scheme.PrioritizedVersionsAllGroups() plus apiextensions

@@ -77,8 +77,12 @@ class KubeClient:
         return headers
 
     def request(self, method, path, query=None, body=None, content_type=None, accept="application/json",
-                dry_run=False, raw=False):
-        """Send one request; return decoded JSON (or text when ``raw``). Raises ApiError on failure."""
+                dry_run=False, raw=False, retries=None):
+        """Send one request; return decoded JSON (or text when ``raw``). Raises ApiError on failure.
+
+        ``retries`` overrides the client's retry count (0 for reads whose failure is expected and final).
+        """
+        retries = self.retries if retries is None else retries
         query = [(k, v) for k, v in (query or []) if v is not None]
         if dry_run:
             query.append(("dryRun", "All"))
@@ -99,7 +103,7 @@ class KubeClient:
             except Exception as exc:  # urllib3 connection/timeouts: retry where safe, then report plainly
                 unsent = _connect_failed(exc)
                 restarting = unsent and time.monotonic() - started < self.down_for
-                if (attempt < self.retries and (unsent or idempotent)) or restarting:
+                if (attempt < retries and (unsent or idempotent)) or restarting:
                     attempt += 1
                     self._again(method, path, "connection refused" if unsent else "connection lost", attempt)
                     continue
@@ -112,7 +116,7 @@ class KubeClient:
                 refreshed = True  # an expired exec-plugin token: the plugin gave a new one, resend once
                 self._again(method, path, "HTTP 401, credentials refreshed", 0, 0)
                 continue
-            if resp.status in _RETRY_STATUS and attempt < self.retries:
+            if resp.status in _RETRY_STATUS and attempt < retries:
                 delay = _retry_after(resp)
                 if resp.status == 429 or delay is not None or idempotent:
                     attempt += 1

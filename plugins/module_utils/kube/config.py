@@ -187,6 +187,8 @@ def _named(config, key, name, what):
     for item in config.get(key) or []:
         if item.get("name") == name:
             return item.get(what) or {}
+    if key == "contexts":  # client-go's wording, which playbooks written for helm match on
+        raise KubeConfigError('invalid kubeconfig: context "%s" does not exist' % name)
     raise KubeConfigError("invalid kubeconfig: %s %r not found" % (key[:-1], name))
 
 

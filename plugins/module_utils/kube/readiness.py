@@ -2,10 +2,36 @@
 import time
 
 from .errors import KubeError
+from .kstatus import CURRENT, FAILED, compute
+
+WAIT_STRATEGIES = ("watcher", "legacy", "hookOnly")
+_WORKLOADS = ("Deployment", "StatefulSet", "ReplicaSet", "ReplicationController", "DaemonSet")
 
 
 class WaitTimeout(KubeError):
     """Resources were not ready within the timeout."""
+
+
+class WaitFailed(KubeError):
+    """A resource reached a state it cannot leave by waiting (kstatus Failed)."""
+
+
+def wait_strategy(value):
+    """Helm 4's ``--wait`` value; booleans map as Helm 4.3 maps them (true: watcher, false: hookOnly)."""
+    if value is None or value is False:
+        return "hookOnly"
+    if value is True:
+        return "watcher"
+    text = str(value).strip()
+    if text.lower() in ("true", "yes", "on", "y", "1"):
+        return "watcher"
+    if text.lower() in ("false", "no", "off", "n", "0", ""):
+        return "hookOnly"
+    for strategy in WAIT_STRATEGIES:
+        if text.lower() == strategy.lower():
+            return strategy
+    raise KubeError('invalid wait input "%s". Valid inputs are watcher, hookOnly, and legacy (or true for '
+                    'watcher, false for hookOnly)' % text)
 
 
 def _cond(obj, ctype):
@@ -73,16 +99,25 @@ def job_state(obj):
 
 
 def pod_state(obj):
-    phase = (obj.get("status") or {}).get("phase")
+    """'complete', 'failed: <why>' (the containers that exited non-zero) or None (still running)."""
+    status = obj.get("status") or {}
+    phase = status.get("phase")
     if phase == "Succeeded":
         return "complete"
     if phase == "Failed":
-        return "failed: %s" % ((obj.get("status") or {}).get("reason") or "pod failed")
+        exits = ["container %s exited with code %s%s" % (cs.get("name"), term.get("exitCode"),
+                                                         " (%s)" % term["reason"] if term.get("reason") else "")
+                 for cs in (status.get("initContainerStatuses") or []) + (status.get("containerStatuses") or [])
+                 for term in [(cs.get("state") or {}).get("terminated") or {}] if term.get("exitCode")]
+        return "failed: %s" % ("; ".join(exits) or status.get("reason") or status.get("message") or "pod failed")
     return None
 
 
-def is_ready(client, obj):
-    """True when ``obj`` is ready by Helm's rules (kinds without a rule are ready once they exist)."""
+def is_ready(client, obj, check_jobs=True):
+    """True when ``obj`` is ready by Helm's legacy rules (kinds without a rule are ready once they exist).
+
+    A Job is only waited for with ``check_jobs`` (``--wait-for-jobs``); otherwise it is ready once created.
+    """
     kind = obj.get("kind")
     spec = obj.get("spec") or {}
     status = obj.get("status") or {}
@@ -90,6 +125,8 @@ def is_ready(client, obj):
     if kind == "Pod":
         return (_cond(obj, "Ready") or {}).get("status") == "True" or status.get("phase") == "Succeeded"
     if kind == "Job":
+        if not check_jobs:
+            return True
         state = job_state(obj)
         if state and state.startswith("failed"):
             raise KubeError("job %s %s" % (meta.get("name"), state))
@@ -172,31 +209,66 @@ def not_ready_reason(client, obj):
     return "; ".join(parts) or "waiting for its status"
 
 
-def wait_ready(client, refs, timeout, interval=1.0, deadline=None, report=None, report_every=5.0):
+def _watcher_reason(client, obj, with_jobs):
+    status, message = compute(obj, with_jobs)
+    prefix = not_ready_reason(client, obj) + "; " if obj.get("kind") in _WORKLOADS else ""
+    return "%sstatus %s: %s" % (prefix, status, message)
+
+
+def _details(items, reason):
+    more = " and %d more" % (len(items) - 10) if len(items) > 10 else ""
+    return "; ".join("%s/%s (%s)" % (ref[1], ref[2], reason(obj)) for ref, obj in items[:10]) + more
+
+
+def wait_ready(client, refs, timeout, interval=1.0, deadline=None, report=None, report_every=5.0,
+               strategy="legacy", with_jobs=False):
     """Poll ``refs`` [(apiVersion, kind, name, namespace)] until all are ready; raise WaitTimeout.
 
-    The timeout message names every object still not ready and why (its counts and conditions).
+    ``strategy`` is Helm 4's: ``legacy`` (Helm 3's readiness rules) or ``watcher`` (kstatus: an object is
+    ready when Current, and one that is Failed stops being waited for and fails the wait once the others
+    are done, as Helm's watcher). ``with_jobs`` waits for Jobs to complete (``--wait-for-jobs``).
+    The timeout message names every object still not ready and why (its counts, conditions, kstatus).
     ``report(still)`` is called every ``report_every`` seconds with the [(ref, reason)] not ready yet.
     """
     now = time.monotonic()
     deadline = deadline or now + timeout
     next_report = now + report_every
-    pending = list(refs)
+    pending, failed = list(refs), []
+
+    def reason(obj):
+        if obj is None:
+            return "not found"
+        return _watcher_reason(client, obj, with_jobs) if strategy == "watcher" else not_ready_reason(client, obj)
+
     while True:
         still = []
         for ref in pending:
             obj = client.get(*ref[:3], namespace=ref[3] or None)
-            if obj is None or not is_ready(client, obj):
+            if obj is None:
                 still.append((ref, obj))
+            elif strategy != "watcher":
+                if not is_ready(client, obj, check_jobs=with_jobs):
+                    still.append((ref, obj))
+            elif not (obj.get("kind") == "Deployment" and (obj.get("spec") or {}).get("paused")):
+                status = compute(obj, with_jobs)[0]
+                if status == FAILED:
+                    failed.append((ref, obj))
+                elif status != CURRENT:
+                    still.append((ref, obj))
+        if not still and failed:
+            raise WaitFailed("resources failed: %s" % _details(failed, lambda obj: "status %s: %s" % compute(
+                obj, with_jobs)))
         if not still:
             return
         now = time.monotonic()
         if now >= deadline:
-            details = "; ".join("%s/%s (%s)" % (ref[1], ref[2], not_ready_reason(client, obj)) for ref, obj in still[:10])
-            more = " and %d more" % (len(still) - 10) if len(still) > 10 else ""
-            raise WaitTimeout("timed out waiting for the condition: resources not ready: %s%s" % (details, more))
+            message = "timed out waiting for the condition: resources not ready: %s" % _details(still, reason)
+            if failed:
+                message += "; resources failed: %s" % _details(failed, lambda obj: "status %s: %s" % compute(
+                    obj, with_jobs))
+            raise WaitTimeout(message)
         if report is not None and now >= next_report:
-            report([(ref, not_ready_reason(client, obj)) for ref, obj in still])
+            report([(ref, reason(obj)) for ref, obj in still])
             next_report = now + report_every
         pending = [ref for ref, _obj in still]
         time.sleep(interval)

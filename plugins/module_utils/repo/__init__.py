@@ -10,7 +10,7 @@ from .deps import dependency_update
 from .errors import RepoError
 from .fetch import Access, get
 from .locate import Located, locate_chart, scoped_to
-from .pull import Pulled, pull_chart
+from .pull import DEVEL_CONSTRAINT, Pulled, pull_chart
 from .repofile import add_repository, make_entry, remove_repository
 
 __all__ = ["Access", "Located", "RepoError", "add_repository", "chart_from_options", "dependency_update",
@@ -33,7 +33,8 @@ def chart_from_options(params, warnings=None):
     user (a ``dependency_update`` with nothing to update) are appended to ``warnings``.
     """
     access = access_from_options(params)
-    located = locate_chart(params.get("chart_ref"), params.get("chart_version") or None,
+    version = params.get("chart_version") or (DEVEL_CONSTRAINT if params.get("devel") else None)
+    located = locate_chart(params.get("chart_ref"), version,
                            params.get("chart_repo_url") or None, access,
                            bool(params.get("update_repo_cache")), bool(params.get("plain_http")))
     if params.get("verify"):

@@ -35,6 +35,7 @@ def _run_without(libraries, module, args, tmp_path):
     ("release", {"name": "web", "namespace": "apps", "chart_ref": "chart"}),
     ("rollback", {"name": "web", "namespace": "apps"}),
     ("release_info", {"namespace": "apps"}),
+    ("release_test", {"name": "web", "namespace": "apps"}),
     ("repository", {"name": "example", "url": "https://charts.example.com"}),
     ("pull", {"chart_ref": "demo", "repo_url": "https://charts.example.com", "destination": "charts"}),
 ])

@@ -2,9 +2,9 @@
 import yaml
 
 from ansible_collections.helmless.core.plugins.doc_fragments import (
-    connection, release, release_info, rollback, template)
+    connection, release, release_info, release_test, rollback, template)
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (
-    CONNECTION, RELEASE, RELEASE_INFO, ROLLBACK, TEMPLATE, argument_spec)
+    CONNECTION, RELEASE, RELEASE_INFO, RELEASE_TEST, ROLLBACK, TEMPLATE, argument_spec)
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, parse_duration
 
 import pytest
@@ -12,7 +12,7 @@ import pytest
 
 @pytest.mark.parametrize("fragment, table", [(connection, CONNECTION), (release, RELEASE),
                                              (rollback, ROLLBACK), (release_info, RELEASE_INFO),
-                                             (template, TEMPLATE)])
+                                             (release_test, RELEASE_TEST), (template, TEMPLATE)])
 def test_documented_options_match_the_argument_spec(fragment, table):
     docs = yaml.safe_load(fragment.ModuleDocFragment.DOCUMENTATION)["options"]
     spec = argument_spec(table)

@@ -53,7 +53,7 @@ def test_broken_kubeconfigs_fail_with_the_file_and_the_reason(tmp_path):
     bad.write_text("clusters: [ {\n")
     with pytest.raises(KubeConfigError, match="invalid kubeconfig %s" % bad):
         load_connection(str(bad))
-    with pytest.raises(KubeConfigError, match="context 'nope' not found"):
+    with pytest.raises(KubeConfigError, match='context "nope" does not exist'):
         load_connection(_kubeconfig(tmp_path), context="nope")
     with pytest.raises(KubeConfigError, match="no such file|No such file"):
         load_connection(str(tmp_path / "missing"))

@@ -60,3 +60,24 @@ def test_resource_policy_keep_is_trimmed_and_case_insensitive():
 def test_dates_stay_strings_as_kubernetes_reads_them():
     res = parse_manifest("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  day: 2026-01-01\n")
     assert res[0].obj["data"]["day"] == "2026-01-01"
+
+
+def test_documents_are_read_as_go_reads_them_also_crd_files_with_a_plain_equals_sign():
+    # kube-prometheus-stack's CRDs list the match type `- =`: PyYAML's SafeLoader refused it (a `value` tag)
+    import os
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    shared = os.environ.get("HELMLESS_SHARED", os.path.join(os.path.dirname(root), "shared"))
+    from ansible_collections.helmless.core.plugins.module_utils import goyaml
+    path = os.path.join(shared, "charts", "kube-prometheus-stack", "charts", "crds", "crds",
+                        "crd-alertmanagerconfigs.yaml")
+    with open(path) as fh:
+        text = fh.read()
+    crd = parse_manifest(text)[0].obj
+    assert crd == goyaml.load(text)  # the loader the renderer uses (sigs.k8s.io/yaml semantics)
+    assert "'='" in repr(crd)  # the plain scalar = is the string "="
+
+
+def test_whole_numbers_stay_json_integers_as_yaml_to_json_writes_them():
+    res = parse_manifest("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  replicas: 2\n"
+                         "  ratio: 0.5\n")
+    assert type(res[0].obj["spec"]["replicas"]) is int and res[0].obj["spec"]["ratio"] == 0.5

@@ -183,7 +183,7 @@ def _go_fdiv(a, b):
     try:
         return a / b
     except ZeroDivisionError:
-        if a == 0 or a != a:
+        if a == 0 or math.isnan(a):
             return math.nan
         return math.copysign(math.inf, a) * math.copysign(1.0, b)
 
