@@ -8,6 +8,7 @@ import os
 from . import RenderError, render_release
 from .manifest import SOURCE_HEADER, ManifestError, template_output
 
+
 class TemplateError(Exception):
     """The template could not be produced; the message is for the user."""
 

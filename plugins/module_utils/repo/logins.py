@@ -185,7 +185,7 @@ def _run_helper(helper, action, data):
     program = "docker-credential-" + helper
     try:
         proc = subprocess.run([program, action], input=data.encode("utf-8"), capture_output=True,
-                              timeout=HELPER_TIMEOUT)
+                              timeout=HELPER_TIMEOUT, check=False)
     except FileNotFoundError:
         raise RepoError("credential helper %s (named by credsStore/credHelpers) is not on PATH" % program)
     except (OSError, subprocess.TimeoutExpired) as exc:

@@ -168,8 +168,8 @@ def pull(ref, version, access, plain_http=False):
     if not _DIGEST.match(layer_digest):
         raise RepoError("%s: unsupported layer digest %s" % (ref, layer_digest))
     data = registry.get("/v2/%s/blobs/%s" % (path, layer_digest), None, scope)[0]
-    printed = "Pulled: %s/%s%s\nDigest: sha256:%s\n" % (host, path, ":" + tag if tag else "@" + digest,
-                                                       hashlib.sha256(body).hexdigest())
+    shown = ":" + tag if tag else "@" + digest
+    printed = "Pulled: %s/%s%s\nDigest: sha256:%s\n" % (host, path, shown, hashlib.sha256(body).hexdigest())
     provs = [layer.get("digest", "") for layer in manifest.get("layers") or [] if layer.get("mediaType") == PROV_LAYER]
 
     def provenance():

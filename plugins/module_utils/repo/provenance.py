@@ -11,8 +11,6 @@ import hashlib
 import os
 import struct
 
-import yaml
-
 from .errors import RepoError
 
 _KBX_HEADER, _KBX_OPENPGP, _KBX_EPHEMERAL = 1, 2, 0x0002
@@ -135,6 +133,7 @@ def verify_archive(data, prov, filename, keyring):
     parts = message.split(b"\n...\n")
     if len(parts) < 2:
         raise RepoError("message block must have at least two parts")
+    import yaml  # lazy: module_utils load without PyYAML (require_libraries reports it missing)
     try:
         sums = yaml.safe_load(parts[1]) or {}
     except yaml.YAMLError as exc:
