@@ -65,9 +65,9 @@ def _pause_in(phase, monkeypatch, reached, resume):
     else:
         real_wait_for = operations.wait_for
 
-        def wait_for(client, changes, timeout, progress):
+        def wait_for(*args, **kwargs):
             hold()
-            return real_wait_for(client, changes, timeout, progress)
+            return real_wait_for(*args, **kwargs)
         monkeypatch.setattr(operations, "wait_for", wait_for)
 
 

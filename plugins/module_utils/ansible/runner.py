@@ -235,12 +235,12 @@ def _render(params, engine, client, progress, warnings):
 
 
 def _local_chart(params):
-    """``(path, version)`` for a chart directory or archive on disk that needs no dependency update, as
-    repo.chart_from_options decides; ``(None, None)`` otherwise. Lets a task with a local chart skip
-    loading the repository code (HTTP, TLS, OCI), which only remote charts need."""
+    """``(path, version)`` for a chart directory or archive on disk that needs no dependency update nor
+    provenance check, as repo.chart_from_options decides; ``(None, None)`` otherwise. Lets a task with a
+    local chart skip loading the repository code (HTTP, TLS, OCI), which only remote charts need."""
     ref = params.get("chart_ref")
-    if (not ref or params.get("chart_repo_url") or params.get("dependency_update") or ref.startswith("oci://")
-            or not os.path.exists(ref)):
+    if (not ref or params.get("chart_repo_url") or params.get("dependency_update") or params.get("verify")
+            or ref.startswith("oci://") or not os.path.exists(ref)):
         return None, None
     return ref, params.get("chart_version") or None
 
