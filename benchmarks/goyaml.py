@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """YAML/JSON layer alone on the corpus values files: ours against Helm 4 (helm_python).
 
-For every values file of ``../shared/charts`` (charts, subcharts, ``values/``) we time
+For every values file of the corpus (``tests/corpus``: charts, subcharts, ``values/``) we time
 ``load_values`` + ``to_yaml`` / ``to_yaml_pretty`` / ``to_json`` of the result, and Helm
 loading a chart whose values.yaml is that file and rendering ``toYaml .Values`` (etc.).
 Helm's function time is its render time minus a render of an empty template. Reports
@@ -10,7 +10,6 @@ CPU seconds of this process for both (Helm runs in-process), medians of ``-n`` r
     python3 benchmarks/goyaml.py [-n 5]
 """
 import argparse
-import glob
 import os
 import statistics
 import sys
@@ -19,16 +18,17 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-import conftest  # noqa: E402,F401  (makes ansible_collections.helmless.core importable)
+import conftest  # noqa: E402,F401  (makes ansible_collections.helmless.core and tests/unit importable)
+import corpuskit  # noqa: E402
 from ansible_collections.helmless.core.plugins.module_utils import goyaml  # noqa: E402
 
-CHARTS = os.path.join(os.path.dirname(ROOT), "shared", "charts")
 FUNCS = {"": None, "toYaml": goyaml.to_yaml, "toYamlPretty": goyaml.to_yaml_pretty, "toJson": goyaml.to_json}
 
 
-def _files():
-    return sorted(set(glob.glob(os.path.join(CHARTS, "**", "values*.yaml"), recursive=True)
-                      + glob.glob(os.path.join(CHARTS, "values", "*.yaml"))))
+def _texts():
+    """The values files Helm reads (those under ``values/expected-errors/`` are refused by design)."""
+    texts = corpuskit.values_texts()
+    return [texts[k] for k in sorted(texts) if not k.startswith("values/expected-errors/")]
 
 
 def _chart(tmp, i, text, func):
@@ -48,7 +48,7 @@ def main():
     parser.add_argument("-n", type=int, default=5)
     args = parser.parse_args()
     from helm_python import Chart
-    texts = [open(p, encoding="utf-8").read() for p in _files()]
+    texts = _texts()
     tmp = tempfile.mkdtemp(prefix="goyaml-bench-")
     roots = {f: [_chart(tmp, i, t, f) for i, t in enumerate(texts)] for f in FUNCS}
 

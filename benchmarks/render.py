@@ -24,8 +24,9 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.environ.get("HELMLESS_SHARED", os.path.join(os.path.dirname(ROOT), "shared"))
-CHARTS = os.path.join(SHARED, "charts")
+sys.path.insert(0, os.path.join(ROOT, "tests", "unit"))
+import corpuskit  # noqa: E402  (the chart corpus, tests/corpus)
+
 COLLECTIONS = os.path.join(ROOT, ".build", "collections")
 LARGEST = "kube-prometheus-stack"
 TARGETS = {"cold": 2.5, "cached": 1.2}
@@ -44,18 +45,17 @@ def _setup_import():
 
 
 def charts():
-    return sorted(d for d in os.listdir(CHARTS)
-                  if os.path.isfile(os.path.join(CHARTS, d, "Chart.yaml")))
+    return corpuskit.names()
 
 
 def _values_for(chart):
     """Default values, unless the oracle refuses them; then the first values file."""
     from helm_python import Chart, HelmError
     try:
-        Chart.load(os.path.join(CHARTS, chart)).render({}, name="rel", namespace="ns")
+        Chart.load(corpuskit.archive(chart)).render({}, name="rel", namespace="ns")
         return None
     except HelmError:
-        files = sorted(glob.glob(os.path.join(CHARTS, "values", chart + "-*.yaml")))
+        files = sorted(glob.glob(os.path.join(corpuskit.VALUES, chart + "-*.yaml")))
         return files[0] if files else None
 
 
@@ -67,7 +67,7 @@ def _time_oracle(chart, values_path, runs):
             values = values_from_yaml(handle.read()) or {}
     times = []
     for _ in range(runs):
-        loaded = Chart.load(os.path.join(CHARTS, chart))
+        loaded = Chart.load(corpuskit.archive(chart))
         start = time.perf_counter()
         loaded.render(values, name="rel", namespace="ns")
         times.append(time.perf_counter() - start)
@@ -98,7 +98,7 @@ print(json.dumps([imports] + times))
 
 def _time_ours(chart, values_path, runs):
     """(imports, cold, cached, warm) seconds: two fresh interpreters sharing a new cache directory."""
-    code = _TIME_CHILD % {"collections": COLLECTIONS, "chart": os.path.join(CHARTS, chart),
+    code = _TIME_CHILD % {"collections": COLLECTIONS, "chart": corpuskit.archive(chart),
                           "runs": max(runs, 2), "files": [values_path] if values_path else []}
     cache = tempfile.mkdtemp(prefix="helmless-render-cache-")
     env = dict(os.environ, HELMLESS_CACHE_DIR=cache)
@@ -132,7 +132,7 @@ print([l.split()[1] for l in open("/proc/self/status") if l.startswith("VmHWM")]
 
 
 def peak_rss_mib(side, chart):
-    code = _RSS_CHILD % {"collections": COLLECTIONS, "chart": os.path.join(CHARTS, chart),
+    code = _RSS_CHILD % {"collections": COLLECTIONS, "chart": corpuskit.archive(chart),
                          "side": side}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     if out.returncode != 0:

@@ -78,7 +78,6 @@ def corrupted_copy(source, dest):
 
 _cache_mode()
 
-SHARED = os.environ.get("HELMLESS_SHARED", os.path.join(os.path.dirname(ROOT), "shared"))
 # tests/unit/helm_oracle.py (real Helm at the pinned version) is shared by every suite.
 UNIT = os.path.join(ROOT, "tests", "unit")
 if UNIT not in sys.path:

@@ -52,7 +52,7 @@ def component_dirs(v=None):
         "helm4": os.path.join(CACHE, "helm4-" + v["HELM4_VERSION"]),
         "helm3": os.path.join(CACHE, "helm3-" + v["HELM3_VERSION"]),
         "helm-oracle": os.path.join(CACHE, "helm-oracle-" + v["HELM4_VERSION"]),
-        "helm-diff": os.path.join(CACHE, "helm-diff-" + v["HELM_DIFF_VERSION"]),
+        "kustomize": os.path.join(CACHE, "kustomize-" + v["KUSTOMIZE_VERSION"]),
     }
 
 
@@ -69,7 +69,7 @@ def binaries(v=None):
         "helm4": os.path.join(d["helm4"], "bin", "helm"),
         "helm3": os.path.join(d["helm3"], "bin", "helm"),
         "helm-oracle": os.path.join(d["helm-oracle"], "bin", "helm-oracle"),
-        "helm-plugins": os.path.join(d["helm-diff"], "plugins"),
+        "kustomize": os.path.join(d["kustomize"], "bin", "kustomize"),
     }
 
 
@@ -242,23 +242,10 @@ def build_helm_oracle(v, dest, work, log):
             "-o", os.path.join(dest, "bin", "helm-oracle"), "."], work, log)
 
 
-PLUGIN_YAML = """name: "diff"
-version: "{version}"
-usage: "Preview helm upgrade changes as a diff"
-description: "Preview helm upgrade changes as a diff"
-command: "$HELM_PLUGIN_DIR/bin/diff"
-"""
-
-
-def build_helm_diff(v, dest, work, log):
-    ver = v["HELM_DIFF_VERSION"]
-    mod_download("github.com/databus23/helm-diff/v3@" + ver, log)
-    go_install("github.com/databus23/helm-diff/v3@" + ver, dest,
-               "-s -w -X github.com/databus23/helm-diff/v3/cmd.Version=" + ver.lstrip("v"), log)
-    plugin = os.path.join(dest, "plugins", "diff")
-    os.makedirs(os.path.join(plugin, "bin"), exist_ok=True)
-    shutil.move(os.path.join(dest, "bin", "helm-diff"), os.path.join(plugin, "bin", "diff"))
-    write(os.path.join(plugin, "plugin.yaml"), PLUGIN_YAML.format(version=ver.lstrip("v")))
+def build_kustomize(v, dest, work, log):
+    """The reference for the post-render tests (kustomize's own CLI; its version comes from the module's
+    build info, as ``go install`` records it)."""
+    go_install("sigs.k8s.io/kustomize/kustomize/v5@" + v["KUSTOMIZE_VERSION"], dest, "-s -w", log)
 
 
 def _version_key(ver):
@@ -277,29 +264,29 @@ def check_go(minimum):
     return True
 
 
-# (name, dir key, version key, builder, required for the control plane to run)
+# (name, version key, builder): every one is needed by the tests, so any failure fails the build.
 COMPONENTS = [
-    ("etcd", "etcd", "ETCD_VERSION", build_etcd, True),
-    ("kubernetes", "kubernetes", "K8S_VERSION", build_kubernetes, True),
-    ("kwok", "kwok", "KWOK_VERSION", build_kwok, False),
-    ("helm4", "helm4", "HELM4_VERSION", build_helm(4), False),
-    # The render oracle of the conformance tests: without it they cannot run, so its failure fails the build.
-    ("helm-oracle", "helm-oracle", "HELM4_VERSION", build_helm_oracle, True),
-    ("helm3", "helm3", "HELM3_VERSION", build_helm(3), False),
-    ("helm-diff", "helm-diff", "HELM_DIFF_VERSION", build_helm_diff, False),
+    ("etcd", "ETCD_VERSION", build_etcd),
+    ("kubernetes", "K8S_VERSION", build_kubernetes),
+    ("kwok", "KWOK_VERSION", build_kwok),
+    ("helm4", "HELM4_VERSION", build_helm(4)),
+    ("helm-oracle", "HELM4_VERSION", build_helm_oracle),
+    ("helm3", "HELM3_VERSION", build_helm(3)),
+    ("kustomize", "KUSTOMIZE_VERSION", build_kustomize),
 ]
 
 
 def build(only=None):
-    """Build every missing component; returns a process exit code (non-zero only if a must-have failed)."""
+    """Build every missing component (the others still build after a failure); returns a process exit code,
+    non-zero when any component failed or is remembered as unavailable."""
     v = load_versions()
     dirs = component_dirs(v)
     os.makedirs(os.path.join(CACHE, "logs"), exist_ok=True)
-    failed_required, total0, go_checked = [], time.time(), False
-    for name, key, vkey, builder, required in COMPONENTS:
+    failed, total0, go_checked = [], time.time(), False
+    for name, vkey, builder in COMPONENTS:
         if only and name not in only:
             continue
-        dest = dirs[key]
+        dest = dirs[name]
         stamp_path = os.path.join(dest, ".built")
         recipe = oracle_recipe() if name == "helm-oracle" else RECIPES.get(name, 1)
         stamp = {"component": name, "version": v[vkey], "recipe": recipe}
@@ -315,7 +302,7 @@ def build(only=None):
             with open(refused_path) as fh:
                 print("  %-11s %s UNAVAILABLE (remembered; HELMLESS_BUILD_RETRY=1 retries): %s"
                       % (name, v[vkey], fh.read().strip()), flush=True)
-            failed_required += [name] if required else []
+            failed.append(name)
             continue
         if not go_checked:
             go_checked = check_go(v["GO_MIN_VERSION"])
@@ -337,12 +324,12 @@ def build(only=None):
                     sys.stdout.write("".join(fh.readlines()[-15:]))
                 if isinstance(exc, Unavailable):
                     write(refused_path, str(exc) + "\n")
-                if required:
-                    failed_required.append(name)
+                failed.append(name)
                 continue
         write(stamp_path, json.dumps(stamp))
         if os.path.exists(refused_path):
             os.remove(refused_path)
         print("  %-11s %s built in %.0fs" % (name, v[vkey], time.time() - t0), flush=True)
-    print("build finished in %.1fs" % (time.time() - total0), flush=True)
-    return 1 if failed_required else 0
+    print("build finished in %.1fs%s" % (time.time() - total0, "; FAILED: " + " ".join(failed) if failed else ""),
+          flush=True)
+    return 1 if failed else 0

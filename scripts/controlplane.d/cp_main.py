@@ -32,6 +32,9 @@ def main(argv):
             p.add_argument("--down", type=float, default=0.0, help="seconds to stay down before the restart")
     args = parser.parse_args(argv)
     if args.cmd == "build":
+        unknown = set(args.components) - {c[0] for c in cp_build.COMPONENTS}
+        if unknown:
+            parser.error("unknown components: %s" % " ".join(sorted(unknown)))
         return cp_build.build(args.components or None)
     import cp_run  # needs `cryptography`, which `build` does not
 

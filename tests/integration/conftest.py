@@ -135,16 +135,26 @@ def kube_client(kubeconfig):
     return config.new_client_from_config(config_file=kubeconfig)
 
 
-@pytest.fixture
-def namespace(kube_client):
-    """A fresh namespace for one test, deleted (without waiting) afterwards."""
+def _fresh_namespace(kube_client, prefix):
     from kubernetes import client
 
-    name = "t-" + uuid.uuid4().hex[:10]
+    name = prefix + uuid.uuid4().hex[:10]
     core = client.CoreV1Api(kube_client)
     core.create_namespace(client.V1Namespace(metadata=client.V1ObjectMeta(name=name)))
     yield name
     core.delete_namespace(name)
+
+
+@pytest.fixture
+def namespace(kube_client):
+    """A fresh namespace for one test, deleted (without waiting) afterwards."""
+    yield from _fresh_namespace(kube_client, "t-")
+
+
+@pytest.fixture
+def reference_namespace(kube_client):
+    """A second fresh namespace, where a real helm CLI repeats a test's steps to show what it does."""
+    yield from _fresh_namespace(kube_client, "r-")
 
 
 @pytest.fixture
@@ -190,22 +200,26 @@ class HelmCLI:
         return proc
 
 
-def _helm(which, tmp_path, kubeconfig):
-    bins = cp_build.binaries()
-    path = bins[which]
+def _built(which):
+    path = cp_build.binaries()[which]
     if not os.path.exists(path):
         pytest.fail("%s is not built (%s): run scripts/controlplane build" % (which, path), pytrace=False)
+    return path
+
+
+def _helm(which, tmp_path, kubeconfig):
+    path = _built(which)
     home = tmp_path / ("%s-home" % which)
     env = dict(os.environ, KUBECONFIG=kubeconfig, HELM_CONFIG_HOME=str(home / "config"),
                HELM_CACHE_HOME=str(home / "cache"), HELM_DATA_HOME=str(home / "data"),
-               HELM_PLUGINS=bins["helm-plugins"])
+               HELM_PLUGINS=str(home / "plugins"))
     env.pop("HELM_NAMESPACE", None)
     return HelmCLI(path, env)
 
 
 @pytest.fixture
 def helm4(tmp_path, kubeconfig):
-    """Helm v4 CLI (``HelmCLI``: ``.path``, ``.env``, ``.run(*args)``), the diff plugin on HELM_PLUGINS."""
+    """Helm v4 CLI (``HelmCLI``: ``.path``, ``.env``, ``.run(*args)``), no plugins."""
     return _helm("helm4", tmp_path, kubeconfig)
 
 
@@ -213,3 +227,9 @@ def helm4(tmp_path, kubeconfig):
 def helm3(tmp_path, kubeconfig):
     """Helm v3 CLI, same interface as ``helm4``."""
     return _helm("helm3", tmp_path, kubeconfig)
+
+
+@pytest.fixture
+def kustomize():
+    """The path of the kustomize CLI at KUSTOMIZE_VERSION (scripts/versions.env), the post-render reference."""
+    return _built("kustomize")

@@ -1,5 +1,6 @@
 """Smoke tests proving the local control plane (scripts/controlplane) behaves like a real cluster."""
 import json
+import os
 import time
 
 import cp_build  # on sys.path via conftest.py
@@ -134,3 +135,24 @@ def test_helm_cli_installs_and_uninstalls_a_chart_against_the_cluster(
 
 def test_the_apiserver_reports_the_pinned_kubernetes_version(kube_client):
     assert client.VersionApi(kube_client).get_code().git_version == cp_build.load_versions()["K8S_VERSION"]
+
+
+def test_a_component_that_fails_to_build_fails_the_build_while_the_others_still_build(tmp_path, monkeypatch, capsys):
+    calls = []
+
+    def refused(v, dest, work, log):
+        calls.append("refused")
+        raise cp_build.Unavailable("cannot download example.invalid/tool@v1: 403 Forbidden")
+
+    def fine(v, dest, work, log):
+        cp_build.write(os.path.join(dest, "bin", "tool"), "")
+
+    monkeypatch.setattr(cp_build, "CACHE", str(tmp_path))
+    monkeypatch.setattr(cp_build, "component_dirs", lambda v=None: {n: str(tmp_path / n) for n in ("refused", "fine")})
+    monkeypatch.setattr(cp_build, "check_go", lambda minimum: True)
+    monkeypatch.setattr(cp_build, "COMPONENTS", [("refused", "HELM4_VERSION", refused),
+                                                 ("fine", "HELM4_VERSION", fine)])
+    assert cp_build.build() == 1
+    assert (tmp_path / "fine" / ".built").exists() and "FAILED: refused" in capsys.readouterr().out
+    assert cp_build.build() == 1 and calls == ["refused"]  # remembered as refused: no new attempt, still a failure
+    assert "UNAVAILABLE" in capsys.readouterr().out

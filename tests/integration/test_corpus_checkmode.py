@@ -11,17 +11,15 @@ are shown in test_release_checkmode_server.py (traefik's 25 cost too much time h
 manifests are random on every render (passwords, certificates) are left out: two renders of them cannot
 be compared.
 """
-import os
 import uuid
 
 import pytest
 
+import corpuskit
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, run_release
 
 from test_release_support import client_for, module_params, prediction_matches
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CORPUS = os.path.join(os.environ.get("HELMLESS_SHARED", os.path.join(os.path.dirname(ROOT), "shared")), "charts")
 # the real helm install fails on these too (issue 11), for these reasons
 FAILING = {"istiod": 'in namespace "istio-system": namespaces "istio-system" not found',
            "opentelemetry-kube-stack": 'in version "cert-manager.io/v1"; ensure CRDs are installed first'}
@@ -37,7 +35,7 @@ def _run(params, **kw):
 
 @pytest.mark.parametrize("chart", CHARTS)
 def test_check_mode_predicts_the_install_or_fails_like_it(kubeconfig, namespace, chart):
-    path = os.path.join(CORPUS, chart)
+    path = corpuskit.archive(chart)
     name = "c" + uuid.uuid4().hex[:8]
     params = module_params(name=name, namespace=namespace, chart_ref=path, kubeconfig=kubeconfig, show_secrets=True)
     check, check_error = _run(params, check_mode=True, diff=True)

@@ -16,14 +16,13 @@ import uuid
 import pytest
 import yaml
 
+import corpuskit
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, run_release
 
 from test_release_support import engine_for, module_params
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHARED = os.environ.get("HELMLESS_SHARED", os.path.join(os.path.dirname(ROOT), "shared"))
-CORPUS = os.path.join(SHARED, "charts")
-CHARTS = sorted(d for d in os.listdir(CORPUS) if os.path.isfile(os.path.join(CORPUS, d, "Chart.yaml")))
+CHARTS = corpuskit.names()
 # Charts helm v4.3.2 cannot install with their default values on a bare cluster: helm's reason, ours.
 HELM_REFUSES = {
     "loki": ("Please define loki.storage.bucketNames.chunks", "Please define loki.storage.bucketNames.chunks"),
@@ -42,14 +41,14 @@ def _release_name(chart):
 
 
 def _ours(kubeconfig, namespace, name, chart, **kw):
-    result, _ = run_release(module_params(name=name, namespace=namespace, chart_ref=os.path.join(CORPUS, chart),
+    result, _ = run_release(module_params(name=name, namespace=namespace, chart_ref=corpuskit.archive(chart),
                                           kubeconfig=kubeconfig, timeout=TIMEOUT, **kw))
     return result
 
 
 def _playbook(tmp_path, kubeconfig, namespace, name, chart):
     task = {"helmless.core.release": {"name": name, "namespace": namespace, "kubeconfig": kubeconfig,
-                                       "chart_ref": os.path.join(CORPUS, chart), "timeout": TIMEOUT}}
+                                       "chart_ref": corpuskit.archive(chart), "timeout": TIMEOUT}}
     play = [{"hosts": "localhost", "connection": "local", "gather_facts": False, "tasks": [
         dict(task, register="first"), dict(task, register="second"),
         {"copy": {"content": "{{ [first, second] | to_json }}", "dest": str(tmp_path / "out.json")}}]}]
@@ -66,7 +65,7 @@ def _playbook(tmp_path, kubeconfig, namespace, name, chart):
 def test_a_corpus_chart_installs_where_helm_installs_it_and_reruns_as_a_no_op(
         chart, helm4, tmp_path, kubeconfig, namespace):
     name = _release_name(chart)
-    helm = helm4.run("install", name, os.path.join(CORPUS, chart), "-n", namespace, "--timeout", TIMEOUT,
+    helm = helm4.run("install", name, corpuskit.archive(chart), "-n", namespace, "--timeout", TIMEOUT,
                      check=False)
     if chart in HELM_REFUSES:
         theirs, ours = HELM_REFUSES[chart]

@@ -4,18 +4,16 @@ release: ``helm upgrade --install`` (install, then upgrade) and ``helm uninstall
 namespace and by the module in another; the outputs must be equal once the namespace and the deployment time
 (the only inputs that differ) are put aside. template: ``helm template`` on corpus charts, byte for byte.
 """
-import os
 import re
-import shutil
 
 import pytest
 
+import corpuskit
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_release, run_template_task
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import TEMPLATE
 
 from test_release_support import module_params, write_chart
 
-CHARTS = "/work/shared/charts"
 TEMPLATES = {
     "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\ndata:\n"
                "  message: {{ .Values.message | quote }}\n",
@@ -35,31 +33,21 @@ def _same(ours, helms, our_namespace, helm_namespace):
     assert ours == helms
 
 
-@pytest.fixture
-def second_namespace(kube_client):
-    from kubernetes import client
-    name = "h-" + os.urandom(5).hex()
-    core = client.CoreV1Api(kube_client)
-    core.create_namespace(client.V1Namespace(metadata=client.V1ObjectMeta(name=name)))
-    yield name
-    core.delete_namespace(name)
-
-
-def test_release_stdout_is_helms_for_install_upgrade_and_uninstall(tmp_path, kubeconfig, namespace, second_namespace,
-                                                                    helm4):
+def test_release_stdout_is_helms_for_install_upgrade_and_uninstall(tmp_path, kubeconfig, namespace,
+                                                                    reference_namespace, helm4):
     chart = write_chart(tmp_path, TEMPLATES, values={"message": "hello"})
     steps = [({"message": "hello"}, ["--set", "message=hello"]), ({"message": "bye"}, ["--set", "message=bye"])]
     for values, flags in steps:
         ours = run_release(module_params(name="web", namespace=namespace, chart_ref=chart, values=values,
                                          kubeconfig=kubeconfig))[0]
-        helms = helm4.run("upgrade", "--install", "web", chart, "-n", second_namespace, *flags).stdout
-        _same(ours["stdout"], helms, namespace, second_namespace)
+        helms = helm4.run("upgrade", "--install", "web", chart, "-n", reference_namespace, *flags).stdout
+        _same(ours["stdout"], helms, namespace, reference_namespace)
         assert ours["command"].startswith("helm upgrade --install web %s --namespace=%s" % (chart, namespace))
     again = run_release(module_params(name="web", namespace=namespace, chart_ref=chart, values={"message": "bye"},
                                       kubeconfig=kubeconfig))[0]
     assert not again["changed"] and again["stdout"] == ""  # helm is not run when nothing changes (kubernetes.core)
     ours = run_release(module_params(name="web", namespace=namespace, state="absent", kubeconfig=kubeconfig))[0]
-    assert ours["stdout"] == helm4.run("uninstall", "web", "-n", second_namespace).stdout
+    assert ours["stdout"] == helm4.run("uninstall", "web", "-n", reference_namespace).stdout
     assert ours["command"] == "helm uninstall web --namespace=%s --kubeconfig=%s" % (namespace, kubeconfig)
 
 
@@ -71,8 +59,7 @@ def _template_params(**kw):
 
 @pytest.mark.parametrize("chart", ["metrics-server", "fluent-bit", "nats", "traefik", "cert-manager", "external-secrets"])
 def test_template_stdout_is_helm_templates_output_byte_for_byte(chart, tmp_path, helm4):
-    local = str(tmp_path / chart)
-    shutil.copytree(os.path.join(CHARTS, chart), local)
+    local = corpuskit.unpack(chart, tmp_path)
     ours = run_template_task(_template_params(chart_ref=local, release_name="rel", release_namespace="apps"))[0]
     helms = helm4.run("template", "rel", local, "--namespace", "apps")
     assert ours["stdout"] == helms.stdout

@@ -74,7 +74,14 @@ def test_our_run_after_helm_wrote_the_same_chart_and_values_writes_nothing(
     helm.run("upgrade", "rel", chart, "-n", namespace, "--reuse-values")
 
 
-def test_a_random_chart_reruns_as_a_no_op_yet_drift_is_still_repaired(tmp_path, kubeconfig, namespace):
+def _hand_edit(kubeconfig, namespace):
+    editor = client_for(kubeconfig)
+    editor.field_manager = "kubectl-edit"  # a hand edit: another manager takes the field over
+    editor.patch("v1", "ConfigMap", "rel-cm", namespace, {"data": {"note": "edited"}})
+
+
+def test_a_random_chart_reruns_as_a_no_op_yet_drift_is_still_repaired(tmp_path, kubeconfig, namespace,
+                                                                      reference_namespace, helm3):
     chart = write_chart(tmp_path, RANDOM, values={"note": "zero", "replicas": 1})
     assert _ours(kubeconfig, namespace, chart, "one")["changed"]
     client = client_for(kubeconfig)
@@ -83,9 +90,7 @@ def test_a_random_chart_reruns_as_a_no_op_yet_drift_is_still_repaired(tmp_path, 
     assert _no_op(result), result["progress"]
     assert "only what genCA, randAlphaNum generate differs" in " ".join(result["progress"])
 
-    editor = client_for(kubeconfig)
-    editor.field_manager = "kubectl-edit"  # a hand edit: another manager takes the field over
-    editor.patch("v1", "ConfigMap", "rel-cm", namespace, {"data": {"note": "edited"}})
+    _hand_edit(kubeconfig, namespace)
     result = _ours(kubeconfig, namespace, chart, "one")  # chart-delta: reported, kept
     assert _no_op(result) and [d["kind"] for d in result["drift"]] == ["ConfigMap"]
     assert client.get("v1", "ConfigMap", "rel-cm", namespace)["data"]["note"] == "edited"
@@ -93,3 +98,7 @@ def test_a_random_chart_reruns_as_a_no_op_yet_drift_is_still_repaired(tmp_path, 
     assert result["changed"] and _versions(kubeconfig, namespace) == [1, 2]
     assert client.get("v1", "ConfigMap", "rel-cm", namespace)["data"]["note"] == "one"
     assert client.get("v1", "Secret", "rel-s", namespace)["data"]["password"] == password  # nothing re-rolled
+    helm3.run("install", "rel", chart, "-n", reference_namespace, "--set", "note=one")  # the helm v3 CLI reverts too
+    _hand_edit(kubeconfig, reference_namespace)
+    helm3.run("upgrade", "rel", chart, "-n", reference_namespace, "--set", "note=one")
+    assert client.get("v1", "ConfigMap", "rel-cm", reference_namespace)["data"]["note"] == "one"

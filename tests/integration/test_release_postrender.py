@@ -1,7 +1,11 @@
-"""Post-rendering end to end on the control plane: the plan and the diff see the post-rendered objects."""
+"""Post-rendering end to end on the control plane: the plan and the diff see the post-rendered objects, which
+are the objects the real kustomize (the pinned CLI) makes of the chart's manifest."""
 import json
 import os
 import stat
+import subprocess
+
+import yaml
 
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_release
 
@@ -21,8 +25,26 @@ def _labels(team):
     return [{"kustomize": {"labels": [{"pairs": {"team": team}, "includeTemplates": True}]}}]
 
 
-def test_a_changed_transformer_is_previewed_exactly_and_then_applied(tmp_path, kubeconfig, namespace):
-    base = dict(name="web", namespace=namespace, chart_ref=write_chart(tmp_path, TEMPLATES), kubeconfig=kubeconfig)
+def _without(labels, own):
+    assert own.items() <= labels.items(), labels
+    return {k: v for k, v in labels.items() if k not in own}
+
+
+def _kustomized_labels(kustomize, helm4, tmp_path, chart, namespace, renderer):
+    """{kind: (metadata labels, pod template labels)} of ``kustomize build`` over ``helm template``'s manifest."""
+    work = tmp_path / "kustomize"
+    work.mkdir(exist_ok=True)
+    (work / "chart.yaml").write_text(helm4.run("template", "web", chart, "-n", namespace).stdout)
+    (work / "kustomization.yaml").write_text(yaml.safe_dump(dict(renderer["kustomize"], resources=["chart.yaml"])))
+    built = subprocess.run([kustomize, "build", str(work)], capture_output=True, text=True, check=True).stdout
+    return {d["kind"]: (d["metadata"].get("labels"), d.get("spec", {}).get("template", {}).get("metadata", {})
+                        .get("labels")) for d in yaml.safe_load_all(built) if d}
+
+
+def test_a_changed_transformer_is_previewed_exactly_and_then_applied(tmp_path, kubeconfig, namespace, helm4,
+                                                                     kustomize):
+    chart = write_chart(tmp_path, TEMPLATES)
+    base = dict(name="web", namespace=namespace, chart_ref=chart, kubeconfig=kubeconfig)
     run_release(module_params(post_renderer=_labels("a"), **base))
     client = client_for(kubeconfig)
     deploy = client.get("apps/v1", "Deployment", "web", namespace)
@@ -43,6 +65,11 @@ def test_a_changed_transformer_is_previewed_exactly_and_then_applied(tmp_path, k
     assert live["metadata"]["labels"] == predicted["metadata"]["labels"]
     assert live["spec"]["template"]["metadata"]["labels"] == predicted["spec"]["template"]["metadata"]["labels"]
     assert client.get("v1", "ConfigMap", "web-cm", namespace)["metadata"]["labels"]["team"] == "b"
+    own = {"app.kubernetes.io/managed-by": "Helm"}  # what installing adds after post-rendering, as Helm does
+    live_cm = client.get("v1", "ConfigMap", "web-cm", namespace)
+    assert _kustomized_labels(kustomize, helm4, tmp_path, chart, namespace, _labels("b")[0]) == {
+        "Deployment": (_without(live["metadata"]["labels"], own), live["spec"]["template"]["metadata"]["labels"]),
+        "ConfigMap": (_without(live_cm["metadata"]["labels"], own), None)}
 
 
 def test_exec_plugins_need_enable_plugins_and_then_run(tmp_path, kubeconfig, namespace, monkeypatch):

@@ -3,20 +3,16 @@ to completion (scripts/controlplane.d/kwok-stages.yaml): same phases, same store
 other's runs."""
 import copy
 import json
-import os
 import re
 
 import pytest
 
+import corpuskit
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import CONNECTION, RELEASE_TEST
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import (
     ModuleFailure, run_info, run_release_test)
 
 from test_release_support import client_for, engine_for, write_chart
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PODINFO = os.path.join(os.environ.get("HELMLESS_SHARED", os.path.join(os.path.dirname(ROOT), "shared")),
-                       "charts", "podinfo")
 
 
 def _pod(name, command, weight, policy=None):
@@ -111,7 +107,7 @@ def test_release_test_records_what_helm_test_records_and_each_reads_the_others_r
 
 
 def test_a_failing_podinfo_test_fails_as_in_helm_with_the_same_phases(kubeconfig, namespace, helm4):
-    helm4.run("install", "pi", PODINFO, "-n", namespace, "--set", "faults.testFail=true")
+    helm4.run("install", "pi", corpuskit.archive("podinfo"), "-n", namespace, "--set", "faults.testFail=true")
     with pytest.raises(ModuleFailure) as failed:
         run_release_test(_params(kubeconfig, namespace, "pi", logs=True))
     tests = failed.value.result["tests"]

@@ -28,7 +28,7 @@ def test_the_built_artifact_holds_the_plugins_and_no_development_material(instal
                    "docs/migrating.md", "LICENSE", "changelogs/changelog.yaml"]:
         assert needed in names, needed
     unwanted = [n for n in names if n.split("/")[0] in (".build", "benchmarks", ".git", ".pytest_cache")
-                or n.startswith(("tests/output", "tests/unit", "tests/integration", "docs/dev"))
+                or n.startswith(("tests/output", "tests/corpus", "tests/unit", "tests/integration", "docs/dev"))
                 or "__pycache__" in n or n.endswith(".pyc")]
     assert unwanted == []
     assert os.path.getsize(artifact) < 2 * 1024 * 1024

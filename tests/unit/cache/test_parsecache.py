@@ -3,11 +3,10 @@ import os
 
 import pytest
 
+import corpuskit
 from ansible_collections.helmless.core.plugins.module_utils.gotemplate import TemplateSet, parsecache, template
 from ansible_collections.helmless.core.plugins.module_utils.render import render_release
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-SHARED = os.environ.get("HELMLESS_SHARED", os.path.join(os.path.dirname(ROOT), "shared"))
 TEXT = '{{ define "x" }}X{{ .a | printf "%s" }}{{ end }}{{ range $i, $v := .items }}{{ $i }}={{ template "x" $v }};{{ end }}'
 DATA = {"items": [{"a": "p"}, {"a": "q"}]}
 
@@ -87,7 +86,7 @@ def test_with_the_cache_off_nothing_is_written_and_rendering_is_unchanged(cache_
 
 
 def test_a_corpus_chart_renders_the_same_with_the_cache_cold_warm_and_off(cache_dir, monkeypatch):
-    chart = os.path.join(SHARED, "charts", "podinfo")
+    chart = corpuskit.archive("podinfo")
     cold = render_release(chart, name="rel", namespace="ns").manifest
     fresh_process()
     parser = template.Parser

@@ -7,9 +7,6 @@ import helm_oracle
 
 from ansible_collections.helmless.core.plugins.module_utils.chart import load_chart
 
-SHARED = os.environ.get("HELMLESS_SHARED", os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared"))
-CHARTS = os.path.abspath(os.path.join(SHARED, "charts"))
-
 
 def write_chart(root, name="c", chart_yaml=None, files=None, version="0.1.0"):
     """Write a chart directory ``root/name``; ``files`` maps relative paths to str/bytes."""

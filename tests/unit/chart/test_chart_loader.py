@@ -8,19 +8,19 @@ import tarfile
 import helm_oracle
 import pytest
 
-from chartkit import CHARTS, write_chart
+import corpuskit
+from chartkit import write_chart
 from ansible_collections.helmless.core.plugins.module_utils.chart import ChartError, load_archive, load_chart
-
-CORPUS = sorted(d for d in os.listdir(CHARTS) if os.path.isfile(os.path.join(CHARTS, d, "Chart.yaml")))
 
 
 def _text(data):
     return data.decode("utf-8", "replace")
 
 
-@pytest.mark.parametrize("name", CORPUS)
-def test_corpus_chart_loads_like_helm(name):
-    path = os.path.join(CHARTS, name)
+@pytest.mark.parametrize("form", ["archive", "directory"])
+@pytest.mark.parametrize("name", corpuskit.names())
+def test_corpus_chart_loads_like_helm(tmp_path, name, form):
+    path = corpuskit.archive(name) if form == "archive" else corpuskit.unpack(name, tmp_path)
     chart = load_chart(path)
     with helm_oracle.Chart.load(path) as ref:
         assert chart.metadata == ref.metadata

@@ -7,7 +7,8 @@ import re
 import helm_oracle
 import pytest
 
-from chartkit import CHARTS, render, write_chart
+import corpuskit
+from chartkit import render, write_chart
 from ansible_collections.helmless.core.plugins.module_utils.chart import load_chart
 from ansible_collections.helmless.core.plugins.module_utils.chart.dependencies import process_dependencies
 from ansible_collections.helmless.core.plugins.module_utils.chart.errors import ValuesError
@@ -157,7 +158,7 @@ def test_subchart_values_that_are_not_a_map_are_reported(tmp_path):
     assert schema_report(chart, {"sub": "x"}) == "sub:\ninvalid type for values: expected object (map), got string\n"
 
 
-SCHEMA_CHARTS = sorted(d for d in os.listdir(CHARTS) if os.path.isfile(os.path.join(CHARTS, d, "values.schema.json")))
+SCHEMA_CHARTS = [n for n in corpuskit.names() if corpuskit.read(n, "values.schema.json") is not None]
 
 
 def _mutations(schema, skip):
@@ -177,22 +178,21 @@ def _mutations(schema, skip):
 
 @pytest.mark.parametrize("name", SCHEMA_CHARTS)
 def test_corpus_schema_failures_read_like_helm(name):
-    path = os.path.join(CHARTS, name)
-    with open(os.path.join(path, "values.schema.json")) as handle:
-        schema = json.load(handle)
+    path = corpuskit.archive(name)
+    schema = json.loads(corpuskit.read(name, "values.schema.json"))
     deps = load_chart(path).metadata.get("dependencies") or []
     assert_same(path, _mutations(schema, {d.get("alias") or d["name"] for d in deps}))
 
 
 def test_subchart_values_of_the_wrong_type_fail_like_helm():
-    path = os.path.join(CHARTS, "external-secrets")
+    path = corpuskit.archive("external-secrets")
     for value in ("text", 5.0, ["l"], None):
         assert our_error(path, {"bitwarden-sdk-server": value}) == oracle_error(path, {"bitwarden-sdk-server": value})
 
 
 @pytest.mark.parametrize("name", SCHEMA_CHARTS)
 def test_corpus_default_values_pass_their_schemas(name):
-    assert our_error(os.path.join(CHARTS, name), {}) is None
+    assert our_error(corpuskit.archive(name), {}) is None
 
 
 def test_remote_references_fail_cleanly_without_network(tmp_path):

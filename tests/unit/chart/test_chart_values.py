@@ -5,14 +5,15 @@ import os
 import helm_oracle
 import pytest
 
-from chartkit import CHARTS, oracle_scopes, our_scopes, probed_copy, write_chart
+import corpuskit
+from chartkit import oracle_scopes, our_scopes, probed_copy, write_chart
 from ansible_collections.helmless.core.plugins.module_utils.chart import load_chart
 from ansible_collections.helmless.core.plugins.module_utils.chart.errors import ValuesError
 from ansible_collections.helmless.core.plugins.module_utils.chart.values import (
     Values, coalesce_tables, coalesce_values, merge_values)
 
-VALUES_DIR = os.path.join(CHARTS, "values")
-CORPUS = sorted(d for d in os.listdir(CHARTS) if os.path.isfile(os.path.join(CHARTS, d, "Chart.yaml")))
+VALUES_DIR = corpuskit.VALUES
+CORPUS = corpuskit.names()
 
 
 def _cases():
@@ -36,7 +37,7 @@ def _user_values(name, rest):
 
 @pytest.mark.parametrize("name,values_file", _cases())
 def test_corpus_values_and_scopes_match_helm(tmp_path, name, values_file):
-    path = probed_copy(os.path.join(CHARTS, name), tmp_path)
+    path = probed_copy(corpuskit.unpack(name, tmp_path / "corpus"), tmp_path)
     user = _user_values(name, values_file)
     expected = oracle_scopes(path, user)
     warnings = []
@@ -44,7 +45,7 @@ def test_corpus_values_and_scopes_match_helm(tmp_path, name, values_file):
 
 
 def test_string_over_a_default_table_keeps_the_user_value_and_warns(tmp_path):
-    path = probed_copy(os.path.join(CHARTS, "jenkins"), tmp_path)
+    path = probed_copy(corpuskit.unpack("jenkins", tmp_path / "corpus"), tmp_path)
     user = _user_values("jenkins", "ci-other.yaml")
     warnings = []
     scopes = our_scopes(path, user, warnings)

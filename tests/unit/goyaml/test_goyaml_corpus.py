@@ -1,18 +1,14 @@
 """Every values file of the chart corpus loads and re-serialises exactly as in Helm."""
-import glob
 import json
-import os
 
 import pytest
 
+import corpuskit
 from ansible_collections.helmless.core.plugins.module_utils import goyaml
 from goyaml_oracle import render_batch
 
-SHARED = os.environ.get("HELMLESS_SHARED", os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared"))
-CHARTS = os.path.join(SHARED, "charts")
-FILES = sorted(set(
-    glob.glob(os.path.join(CHARTS, "**", "values*.yaml"), recursive=True)
-    + glob.glob(os.path.join(CHARTS, "values", "**", "*.yaml"), recursive=True)))
+TEXTS = corpuskit.values_texts()
+FILES = sorted(TEXTS)
 TEMPLATES = {
     "toYaml.txt": "{{ toYaml .Values }}",
     "toJson.txt": "{{ toJson .Values }}",
@@ -21,8 +17,7 @@ TEMPLATES = {
 
 
 def _read(path):
-    with open(path, encoding="utf-8") as fh:
-        return fh.read()
+    return TEXTS[path]
 
 
 def _drop_nulls(v):
@@ -36,34 +31,30 @@ def _helm(path):
     return render_batch("corpus:" + path, _read(path), TEMPLATES)
 
 
-def _ids():
-    return [os.path.relpath(p, CHARTS) for p in FILES]
-
-
 def test_the_corpus_is_there():
     assert len(FILES) > 40
 
 
-@pytest.mark.parametrize("path", FILES, ids=_ids())
+@pytest.mark.parametrize("path", FILES)
 def test_corpus_values_load_like_helm(path):
     ours = _drop_nulls(goyaml.load_values(_read(path), path))
     helm = json.loads(_helm(path)["toJson.txt"])
     assert goyaml.to_json(ours) == goyaml.to_json(helm) and json.loads(goyaml.to_json(ours)) == helm
 
 
-@pytest.mark.parametrize("path", FILES, ids=_ids())
+@pytest.mark.parametrize("path", FILES)
 def test_corpus_values_to_yaml_matches_helm(path):
     ours = _drop_nulls(goyaml.load_values(_read(path), path))
     assert goyaml.to_yaml(ours)[:-1] == _helm(path)["toYaml.txt"]
 
 
-@pytest.mark.parametrize("path", FILES, ids=_ids())
+@pytest.mark.parametrize("path", FILES)
 def test_corpus_values_to_yaml_pretty_matches_helm(path):
     ours = _drop_nulls(goyaml.load_values(_read(path), path))
     assert goyaml.to_yaml_pretty(ours)[:-1] == _helm(path)["toYamlPretty.txt"]
 
 
-@pytest.mark.parametrize("path", FILES, ids=_ids())
+@pytest.mark.parametrize("path", FILES)
 def test_corpus_values_to_json_matches_helm(path):
     ours = _drop_nulls(goyaml.load_values(_read(path), path))
     assert goyaml.to_json(ours) == _helm(path)["toJson.txt"]

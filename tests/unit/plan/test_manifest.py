@@ -64,14 +64,9 @@ def test_dates_stay_strings_as_kubernetes_reads_them():
 
 def test_documents_are_read_as_go_reads_them_also_crd_files_with_a_plain_equals_sign():
     # kube-prometheus-stack's CRDs list the match type `- =`: PyYAML's SafeLoader refused it (a `value` tag)
-    import os
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    shared = os.environ.get("HELMLESS_SHARED", os.path.join(os.path.dirname(root), "shared"))
+    import corpuskit
     from ansible_collections.helmless.core.plugins.module_utils import goyaml
-    path = os.path.join(shared, "charts", "kube-prometheus-stack", "charts", "crds", "crds",
-                        "crd-alertmanagerconfigs.yaml")
-    with open(path) as fh:
-        text = fh.read()
+    text = corpuskit.read("kube-prometheus-stack", "charts/crds/crds/crd-alertmanagerconfigs.yaml").decode("utf-8")
     crd = parse_manifest(text)[0].obj
     assert crd == goyaml.load(text)  # the loader the renderer uses (sigs.k8s.io/yaml semantics)
     assert "'='" in repr(crd)  # the plain scalar = is the string "="

@@ -1,4 +1,5 @@
-"""Test helpers: corpus chart output from the Helm oracle, and the real kustomize over it."""
+"""Test helpers: corpus chart output from the Helm oracle, and the real kustomize over it (the kustomize CLI at
+KUSTOMIZE_VERSION, scripts/versions.env, built by ``scripts/controlplane build``)."""
 import functools
 import os
 import re
@@ -6,11 +7,10 @@ import subprocess
 
 import yaml
 
+import corpuskit
+from helm_oracle import cp_build  # where the build puts binaries
 from ansible_collections.helmless.core.plugins.module_utils.postrender import run
 from ansible_collections.helmless.core.plugins.module_utils.postrender.yamlio import load_all
-
-CHARTS = os.path.join(os.environ.get("HELMLESS_SHARED", os.path.join(
-    os.path.dirname(__file__), "..", "..", "..", "..", "shared")), "charts")
 
 # Corpus charts that render with default values.
 CORPUS = ["argo-cd", "bitnami-nginx", "bitnami-postgresql", "bitnami-redis", "bitnami-wordpress",
@@ -28,7 +28,7 @@ def chart_manifest(chart):
     """The chart's manifest as Helm writes it: every document split out of its template,
     trimmed, as ``---`` + ``# Source: <template>`` + document; NOTES left out."""
     from helm_oracle import Chart
-    files = Chart.load(os.path.join(CHARTS, chart)).render({}, name="rel", namespace="ns")
+    files = Chart.load(corpuskit.archive(chart)).render({}, name="rel", namespace="ns")
     out = []
     for name in sorted(files):
         if name.endswith("NOTES.txt") or os.path.basename(name).startswith("_"):
@@ -39,18 +39,26 @@ def chart_manifest(chart):
     return "".join(out)
 
 
-def kubectl_kustomize(tmp_path, manifest, kustomization, plugins=False, env=None):
-    """Objects kubectl's kustomize builds from ``manifest`` plus the kustomization fields."""
+def kustomize():
+    """The pinned kustomize binary; not built is an error, never a fallback to another kustomize."""
+    path = cp_build.binaries()["kustomize"]
+    if not os.access(path, os.X_OK):
+        raise RuntimeError("kustomize is not built (%s): run scripts/controlplane build" % path)
+    return path
+
+
+def kustomize_build(tmp_path, manifest, kustomization, plugins=False, env=None):
+    """Objects ``kustomize build`` makes from ``manifest`` plus the kustomization fields."""
     (tmp_path / "chart.yaml").write_text(manifest)
     kust = dict(kustomization)
     kust["resources"] = ["chart.yaml"] + list(kust.get("resources") or [])
     (tmp_path / "kustomization.yaml").write_text(yaml.safe_dump(kust))
-    cmd = ["kubectl", "kustomize", str(tmp_path)]
+    cmd = [kustomize(), "build", str(tmp_path)]
     if plugins:
         cmd.append("--enable-alpha-plugins")
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
     if proc.returncode != 0:
-        raise AssertionError("kubectl kustomize failed: " + proc.stderr)
+        raise AssertionError("kustomize build failed: " + proc.stderr)
     return load_all(proc.stdout)
 
 

@@ -1,5 +1,5 @@
 """kustomize exec plugins resolved under $XDG_CONFIG_HOME, ours against
-``kubectl kustomize --enable-alpha-plugins`` with the very same plugin programs."""
+``kustomize build --enable-alpha-plugins`` (the pinned kustomize) with the very same plugin programs."""
 import os
 import stat
 
@@ -8,7 +8,7 @@ import yaml
 
 from ansible_collections.helmless.core.plugins.module_utils.postrender import PostRenderError, run
 from ansible_collections.helmless.core.plugins.module_utils.postrender.yamlio import load_all
-from kustomize_oracle import assert_same_objects, chart_manifest, kubectl_kustomize, ours
+from kustomize_oracle import assert_same_objects, chart_manifest, kustomize_build, ours
 
 SHELL_GENERATOR = """#!/bin/sh
 # A generator: reads its config file ($1), prints new objects, asks for a hash and a merge.
@@ -97,7 +97,7 @@ def _kustomize_with_plugins(tmp_path, chart, generators=(), transformers=()):
             name = "%s-%d.yaml" % (field, num)
             (work / name).write_text(yaml.safe_dump(config))
             kust[field].append(name)
-    return kubectl_kustomize(work, chart_manifest(chart), kust, plugins=True, env=dict(os.environ))
+    return kustomize_build(work, chart_manifest(chart), kust, plugins=True, env=dict(os.environ))
 
 
 def test_shell_generator_plugin_matches_kustomize(tmp_path, xdg):

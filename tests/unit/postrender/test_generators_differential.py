@@ -1,10 +1,10 @@
 """configMapGenerator / secretGenerator: hash suffixes, behaviors, options and reference
-rewriting, ours against kubectl kustomize over corpus chart output."""
+rewriting, ours against the pinned kustomize over corpus chart output."""
 import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.postrender import PostRenderError
 from ansible_collections.helmless.core.plugins.module_utils.postrender.yamlio import load_all
-from kustomize_oracle import assert_same_objects, chart_manifest, kubectl_kustomize, ours
+from kustomize_oracle import assert_same_objects, chart_manifest, kustomize_build, ours
 
 # Make the podinfo Deployment refer to generated objects in every way kustomize rewrites.
 USE_GENERATED = """
@@ -97,7 +97,7 @@ def test_generator_matches_kustomize(tmp_path, name):
     chart = "grafana" if name.startswith("merge") else "podinfo"
     manifest = chart_manifest(chart)
     cfg = GENERATORS[name]
-    expected = kubectl_kustomize(tmp_path, manifest, cfg)
+    expected = kustomize_build(tmp_path, manifest, cfg)
     assert_same_objects(ours(manifest, [{"kustomize": cfg}], cwd=str(tmp_path)), expected)
 
 
@@ -143,5 +143,5 @@ def test_merging_into_every_chart_configmap_and_replacing_every_secret_matches_k
            "configMapGenerator": [gen(o, "merge") for o in objs if o["kind"] == "ConfigMap"]
            + [{"name": "brand-new", "literals": ["a=b"]}],
            "secretGenerator": [gen(o, "replace") for o in objs if o["kind"] == "Secret"]}
-    expected = kubectl_kustomize(tmp_path, manifest, cfg)
+    expected = kustomize_build(tmp_path, manifest, cfg)
     assert_same_objects(ours(manifest, [{"kustomize": cfg}]), expected)

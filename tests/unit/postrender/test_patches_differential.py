@@ -1,8 +1,8 @@
-"""A matrix of strategic-merge and JSON 6902 patches, ours against kubectl kustomize."""
+"""A matrix of strategic-merge and JSON 6902 patches, ours against the pinned kustomize."""
 import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.postrender import PostRenderError
-from kustomize_oracle import assert_same_objects, chart_manifest, kubectl_kustomize, ours
+from kustomize_oracle import assert_same_objects, chart_manifest, kustomize_build, ours
 
 SIDECAR = """
 apiVersion: apps/v1
@@ -134,7 +134,7 @@ def test_patch_matches_kustomize(tmp_path, name):
     chart, cfg = PATCHES[name]
     (tmp_path / "patch.yaml").write_text(SIDECAR)
     manifest = chart_manifest(chart)
-    expected = kubectl_kustomize(tmp_path, manifest, cfg)
+    expected = kustomize_build(tmp_path, manifest, cfg)
     assert_same_objects(ours(manifest, [{"kustomize": cfg}], cwd=str(tmp_path)), expected)
 
 
@@ -173,5 +173,5 @@ WORKLOAD_PATCH = {
                                    "prometheus", "traefik", "kube-prometheus-stack"])
 def test_a_patch_on_every_workload_matches_kustomize(tmp_path, chart):
     manifest = chart_manifest(chart)
-    expected = kubectl_kustomize(tmp_path, manifest, WORKLOAD_PATCH)
+    expected = kustomize_build(tmp_path, manifest, WORKLOAD_PATCH)
     assert_same_objects(ours(manifest, [{"kustomize": WORKLOAD_PATCH}]), expected)

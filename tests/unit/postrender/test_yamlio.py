@@ -7,6 +7,8 @@ from ansible_collections.helmless.core.plugins.module_utils.postrender import ru
 from ansible_collections.helmless.core.plugins.module_utils.postrender.yamlio import (
     dump, load_all, load_all_v2)
 
+from kustomize_oracle import kustomize
+
 SCALARS = """apiVersion: v1
 kind: ConfigMap
 metadata:
@@ -29,7 +31,7 @@ data:
 def test_scalars_are_typed_as_kustomize_reads_them(tmp_path):
     (tmp_path / "r.yaml").write_text(SCALARS)
     (tmp_path / "kustomization.yaml").write_text("resources: [r.yaml]\n")
-    theirs = subprocess.run(["kubectl", "kustomize", str(tmp_path)], capture_output=True, text=True,
+    theirs = subprocess.run([kustomize(), "build", str(tmp_path)], capture_output=True, text=True,
                             check=True).stdout
     assert load_all(SCALARS) == load_all(theirs)
     data = load_all(SCALARS)[0]["data"]

@@ -14,20 +14,12 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-SHARED = os.environ.get("HELMLESS_SHARED", os.path.join(os.path.dirname(ROOT), "shared"))
-CHARTS = os.path.join(SHARED, "charts")
-VALUES = os.path.join(CHARTS, "values")
-ERRORS = os.path.join(VALUES, "expected-errors")
+if os.path.dirname(HERE) not in sys.path:
+    sys.path.insert(0, os.path.dirname(HERE))
+from corpuskit import ERRORS, VALUES, archive, names as chart_names  # noqa: E402  (also run as a script)
+
 RELEASE = {"name": "rel", "namespace": "ns"}
 _LOCATION = re.compile(r"[\w.\-/]+\.(?:yaml|yml|tpl|txt|json):\d+(?::\d+)?")
-
-
-def chart_names():
-    """The corpus charts; a missing corpus is an error, never an empty suite."""
-    if not os.path.isdir(CHARTS):
-        raise RuntimeError("the chart corpus is missing: %s (set HELMLESS_SHARED)" % CHARTS)
-    return sorted(d for d in os.listdir(CHARTS)
-                  if d != "values" and os.path.isfile(os.path.join(CHARTS, d, "Chart.yaml")))
 
 
 def _chart_of(values_name):
@@ -79,7 +71,7 @@ def oracle(chart, values_path=None, manifest=True):
     """One oracle run, values files read as the helm CLI reads ``-f``: rendered files (helm's engine),
     and the client dry-run install's manifest and notes."""
     import helm_oracle
-    path = os.path.join(CHARTS, chart)
+    path = archive(chart)
     files = [values_path] if values_path else []
     try:
         rendered = helm_oracle.render(path, values_files=files, **RELEASE)
@@ -95,7 +87,7 @@ def ours(chart, values_path=None):
     from ansible_collections.helmless.core.plugins.module_utils.render import (
         RenderError, render_release)
     try:
-        result = render_release(os.path.join(CHARTS, chart), values_files=[values_path] if values_path
+        result = render_release(archive(chart), values_files=[values_path] if values_path
                                 else (), **RELEASE)
     except RenderError as exc:
         return Outcome(error_kind=getattr(exc, "kind", "render"), error=str(exc))
@@ -144,7 +136,7 @@ def cli_differences(chart, values_path, runs, mine):
     """The real helm CLI at the pin (``helm install --dry-run=client -o json``) agrees with our manifest,
     or fails where the oracle failed, with the oracle's message."""
     import helm_oracle
-    kind, out = helm_oracle.cli_install(os.path.join(CHARTS, chart), values_files=[values_path] if values_path
+    kind, out = helm_oracle.cli_install(archive(chart), values_files=[values_path] if values_path
                                         else [], **RELEASE)
     if runs[0].error is not None:
         if kind == "error" and runs[0].error in out:

@@ -24,8 +24,13 @@ def test_default_capabilities_are_the_pinned_helms():
     assert helm["kube_client_version"] == HELM_KUBE_CLIENT_VERSION
 
 
-def test_a_missing_corpus_fails_the_conformance_suite_instead_of_emptying_it(tmp_path, monkeypatch):
+@pytest.mark.parametrize("state", ["missing", "empty"])
+def test_a_missing_or_empty_corpus_fails_the_conformance_suite_instead_of_emptying_it(tmp_path, monkeypatch, state):
+    import corpuskit
     import render_corpus
-    monkeypatch.setattr(render_corpus, "CHARTS", str(tmp_path / "no-such-corpus"))
-    with pytest.raises(RuntimeError, match="corpus is missing"):
+    corpus = tmp_path / "corpus"
+    if state == "empty":
+        (corpus / "values").mkdir(parents=True)
+    monkeypatch.setattr(corpuskit, "CORPUS", str(corpus))
+    with pytest.raises(RuntimeError, match="corpus is missing or empty"):
         render_corpus.cases()
