@@ -223,21 +223,19 @@ def _yaml():
 
 
 def _load_yaml(data, filename):
+    goyaml = _yaml()
     try:
-        return _yaml().load(data)
-    except ChartError:
-        raise
-    except Exception as exc:
+        return goyaml.load(data)
+    except goyaml.YAMLError as exc:
         raise ChartError("cannot load %s: %s" % (filename, exc))
 
 
 def load_values_file(data, filename="values.yaml"):
     """A values file (several YAML documents are merged in order, as Helm 4 does)."""
+    goyaml = _yaml()
     try:
-        values = _yaml().load_values(data)
-    except ChartError:
-        raise
-    except Exception as exc:
+        values = goyaml.load_values(data)
+    except goyaml.YAMLError as exc:
         raise ChartError("cannot load %s: %s" % (filename, exc))
     return values if values is not None else {}
 

@@ -333,7 +333,7 @@ def user_values(values_files=(), set_json=(), set_values=(), set_string=(), set_
     Errors name the option or file as Helm's do (``failed parsing --set data: ...``).
     """
     from . import strvals
-    from ..goyaml import load_values, merge_maps
+    from ..goyaml import YAMLError, load_values, merge_maps
     base = {}
     for item in values_files:
         if isinstance(item, dict):
@@ -346,7 +346,7 @@ def user_values(values_files=(), set_json=(), set_values=(), set_string=(), set_
                 raise ValuesError("open %s: %s" % (item, (exc.strerror or str(exc)).lower()))
             try:
                 current = load_values(data) or {}
-            except Exception as exc:
+            except YAMLError as exc:
                 raise ValuesError("failed to parse %s: %s" % (item, exc))
         base = merge_maps(base, current)
     steps = ((set_json, strvals.parse_set_json_cli, "--set-json data"), (set_values, strvals.parse_set, "--set data"),

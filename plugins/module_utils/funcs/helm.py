@@ -5,9 +5,10 @@ The static ones are in :data:`HELM_FUNCS`. ``include``, ``tpl``, ``required``, `
 so the engine builds them per render with :func:`render_funcs`.
 """
 from .. import goyaml
-from ..gotemplate.errors import WrappedError
+from ..gotemplate.errors import TemplateError, WrappedError
 from ..gotemplate.signature import go_signature
 from .durations import DURATION_FUNCS
+from ..errors import HelmlessError
 
 WARN_START = "HELM_ERR_START"
 WARN_END = "HELM_ERR_END"
@@ -19,16 +20,17 @@ def warn_wrap(message):
     return WARN_START + message + WARN_END
 
 
-class HelmFuncError(Exception):
+class HelmFuncError(HelmlessError):
     """An error returned by a Helm function; the executor reports ``error calling <fn>: <msg>``."""
 
 
 @go_signature("interface {}")
 def to_yaml(value):
-    """``toYaml``: sigs.k8s.io/yaml without the final newline; any error gives ``""``."""
+    """``toYaml``: sigs.k8s.io/yaml without the final newline; when Marshal returns an error
+    (NaN/Inf, characters yaml.v2 rejects) Helm renders ``""``, and so do we."""
     try:
         return _trim_newline(goyaml.to_yaml(value))
-    except Exception:
+    except goyaml.YAMLError:
         return ""
 
 
@@ -46,7 +48,7 @@ def to_yaml_pretty(value):
     """``toYamlPretty``: yaml.v3 with indent 2, no final newline; errors give ``""``."""
     try:
         return _trim_newline(goyaml.to_yaml_pretty(value))
-    except Exception as exc:
+    except goyaml.YAMLError as exc:
         if str(exc).startswith("cannot marshal type"):
             raise  # yaml.v3 panics (rather than failing) on a type it cannot encode
         return ""
@@ -55,27 +57,21 @@ def to_yaml_pretty(value):
 @go_signature("string")
 def from_yaml(text):
     """``fromYaml``: a map, or ``{"Error": msg}`` when the text is not a YAML mapping."""
-    try:
-        return goyaml.from_yaml(text)
-    except Exception as exc:
-        return {"Error": str(exc)}
+    return goyaml.from_yaml(text)
 
 
 @go_signature("string")
 def from_yaml_array(text):
     """``fromYamlArray``: a list, or ``[msg]`` on error."""
-    try:
-        return goyaml.from_yaml_array(text)
-    except Exception as exc:
-        return [str(exc)]
+    return goyaml.from_yaml_array(text)
 
 
 @go_signature("interface {}")
 def to_json(value):
-    """``toJson``: ``json.Marshal``; any error (NaN, Inf) gives ``""``."""
+    """``toJson``: ``json.Marshal``; an error (NaN, Inf) gives ``""``."""
     try:
         return goyaml.to_json(value)
-    except Exception:
+    except goyaml.JSONError:
         return ""
 
 
@@ -84,34 +80,31 @@ def must_to_json(value):
     """``mustToJson`` (Helm 4): like toJson, but errors surface."""
     try:
         return goyaml.to_json(value)
-    except Exception as exc:
+    except goyaml.JSONError as exc:
         raise HelmFuncError(str(exc))
 
 
 @go_signature("string")
 def from_json(text):
     """``fromJson``: a map, or ``{"Error": msg}``."""
-    try:
-        return goyaml.from_json(text)
-    except Exception as exc:
-        return {"Error": str(exc)}
+    return goyaml.from_json(text)
 
 
 @go_signature("string")
 def from_json_array(text):
     """``fromJsonArray``: a list, or ``[msg]``."""
-    try:
-        return goyaml.from_json_array(text)
-    except Exception as exc:
-        return [str(exc)]
+    return goyaml.from_json_array(text)
 
 
 @go_signature("interface {}")
 def to_toml(value):
-    """``toToml``: BurntSushi/toml output (trailing newline kept); on error the error text."""
+    """``toToml``: BurntSushi/toml output (trailing newline kept); on error the error text.
+    The encoder's panics (``toToml nil``) are not errors it returns: they fail the call."""
     try:
         return goyaml.to_toml(value)
-    except Exception as exc:
+    except goyaml.TOMLError as exc:
+        if exc.panic:
+            raise
         return str(exc)
 
 
@@ -120,17 +113,14 @@ def must_to_toml(value):
     """``mustToToml`` (Helm 4.2): like toToml, but errors surface."""
     try:
         return goyaml.to_toml(value)
-    except Exception as exc:
+    except goyaml.TOMLError as exc:
         raise HelmFuncError(str(exc))
 
 
 @go_signature("string")
 def from_toml(text):
     """``fromToml``: a map, or ``{"Error": msg}``."""
-    try:
-        return goyaml.from_toml(text)
-    except Exception as exc:
-        return {"Error": str(exc)}
+    return goyaml.from_toml(text)
 
 
 @go_signature("string")
@@ -215,11 +205,11 @@ def tpl_func(template_set, counters, funcs_for):
         clone.add_funcs(funcs_for(clone))
         try:
             clone.parse("gotpl", text)
-        except Exception as exc:
+        except TemplateError as exc:
             raise WrappedError("cannot parse template %s" % _go_q(text), exc)
         try:
             out = clone.execute("gotpl", data)
-        except Exception as exc:
+        except TemplateError as exc:
             raise WrappedError("error during tpl function execution for %s" % _go_q(text), exc)
         return out.replace("<no value>", "")
     return tpl

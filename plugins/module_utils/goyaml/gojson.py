@@ -11,6 +11,7 @@ import re
 from ..gotemplate.values import GoStruct, go_type_name
 from ..gotemplate.strconv import go_quote
 from .numfmt import format_json
+from ..errors import HelmlessError
 
 try:
     from json.encoder import c_encode_basestring as _enc_str
@@ -20,7 +21,7 @@ if _enc_str is None:  # pragma: no cover
     from json.encoder import py_encode_basestring as _enc_str
 
 
-class JSONError(ValueError):
+class JSONError(HelmlessError, ValueError):
     """json.Marshal / json.Unmarshal failed; ``str()`` is Go's error text."""
 
 

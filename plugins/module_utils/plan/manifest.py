@@ -2,6 +2,8 @@
 import json
 import re
 
+from ..errors import HelmlessError
+
 INSTALL_ORDER = (
     "PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodSecurityPolicy",
     "PodDisruptionBudget", "ServiceAccount", "Secret", "SecretList", "ConfigMap", "StorageClass",
@@ -48,7 +50,7 @@ _SPLIT = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
 _SOURCE = re.compile(r"^# Source: (.*)$", re.M)
 
 
-class ManifestError(ValueError):
+class ManifestError(HelmlessError, ValueError):
     """A manifest document that is not a Kubernetes object."""
 
 

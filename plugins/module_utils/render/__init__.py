@@ -9,7 +9,7 @@ import sys
 
 from ..goyaml import merge_maps
 from .engine import Engine, RenderError, paused_gc
-from .manifest import Hook, ManifestError, assemble, sort_manifests, template_output
+from .manifest import Hook, RenderManifestError, assemble, sort_manifests, template_output
 from .nondeterministic import Tracker
 
 __all__ = ["render_release", "RenderResult", "RenderError", "Hook", "merge_user_values",
@@ -159,7 +159,7 @@ def _render_release(chart, name, namespace, values, values_files, set_values, re
         files = _post_render(files, post_renderer, enable_plugins)
     try:
         hooks, manifests = sort_manifests(files)
-    except ManifestError as exc:
+    except RenderManifestError as exc:
         raise RenderError(str(exc))
     crds = [(full_path, _text(data)) for _name, full_path, data in chart.crd_objects()]
     if show_only:
@@ -181,12 +181,13 @@ def _text(data):
 def _check_installable(chart):
     """What the helm CLI checks first: an application chart with its dependencies vendored."""
     from ..chart.dependencies import check_dependencies
+    from ..chart.errors import ChartError
     kind = chart.metadata.get("type") or "application"
     if kind != "application":
         raise RenderError("%s charts are not installable" % kind, kind="chart")
     try:
         check_dependencies(chart)
-    except Exception as exc:
+    except ChartError as exc:
         raise RenderError("an error occurred while checking for chart dependencies. You may need "
                           "to run `helm dependency build` to fetch missing dependencies: %s" % exc,
                           kind="chart")

@@ -18,12 +18,13 @@ from ..funcs.helm import (
 )
 from ..gotemplate.signature import go_signature
 from ..gotemplate.values import Int64
+from ..errors import HelmlessError
 
 NO_VALUE = "<no value>"
 _WARN = re.compile(re.escape(WARN_START) + r"(.*)" + re.escape(WARN_END), re.S)
 
 
-class RenderError(Exception):
+class RenderError(HelmlessError):
     """A chart failed to render; the message names file, line and column as Helm 4 does.
 
     ``kind`` says which stage failed: ``render`` (templates, manifests), ``values`` (values or
@@ -154,7 +155,7 @@ class Engine(object):
             except RecursionError:
                 raise RenderError("rendering template failed: runtime: goroutine stack exceeds "
                                   "1000000000-byte limit")
-            except Exception as exc:
+            except HelmlessError as exc:  # a template error, or a Go panic outside a function call
                 raise RenderError(format_exec_error(name, exc))
             rendered[name] = out.replace(NO_VALUE, "")
         return rendered

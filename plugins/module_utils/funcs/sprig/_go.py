@@ -9,6 +9,7 @@ import unicodedata
 
 from ...gotemplate.strconv import underscore_ok
 from ...gotemplate.values import GoStruct, Uint8
+from ...errors import HelmlessError
 
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
@@ -364,5 +365,5 @@ def as_list(v):
     return None
 
 
-class GoPanic(Exception):
+class GoPanic(HelmlessError):
     """A Go runtime panic recovered by text/template as a call error."""

@@ -12,6 +12,7 @@ import struct
 from ._go import gofunc, to_bytes, from_bytes, GoPanic
 from .encoding import _b64_decode, CorruptInput
 from ...gotemplate.values import GoStruct
+from ...errors import HelmlessError
 
 x509 = hashes = serialization = dsa = ec = ed25519 = rsa = None
 Cipher = algorithms = modes = ExtendedKeyUsageOID = NameOID = None
@@ -131,7 +132,7 @@ def genPrivateKey(typ):
     return _pem_key(priv)
 
 
-class _KeyError(Exception):
+class _KeyError(HelmlessError):
     pass
 
 

@@ -4,6 +4,7 @@ import hashlib
 import zlib
 
 from ._go import gofunc, to_bytes, from_bytes
+from ...errors import HelmlessError
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64MAP = {ord(c): i for i, c in enumerate(_B64)}
@@ -11,7 +12,7 @@ _B32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _B32MAP = {ord(c): i for i, c in enumerate(_B32)}
 
 
-class CorruptInput(Exception):
+class CorruptInput(HelmlessError):
     pass
 
 

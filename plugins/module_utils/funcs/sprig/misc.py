@@ -5,6 +5,7 @@ import uuid
 
 from ._go import gofunc, go_quote, to_bytes, from_bytes, GoPanic
 from .reflection import type_name
+from ...errors import HelmlessError
 
 # ------------------------------------------------------------------ path
 
@@ -72,7 +73,7 @@ def clean_(p):
 _ENC_PATH, _ENC_SEG, _ENC_HOST, _ENC_ZONE, _ENC_USER, _ENC_QUERY, _ENC_FRAG = range(7)
 
 
-class URLError(Exception):
+class URLError(HelmlessError):
     pass
 
 
