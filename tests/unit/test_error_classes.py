@@ -4,11 +4,18 @@ The Ansible layer reports any ``HelmlessError`` as a clean task failure, so an e
 outside the base would surface as a defect; and two classes of one name make ``except X`` mean
 different things depending on an import line.
 """
+import gc
 import importlib
 import inspect
+import json
 import pkgutil
 
+import pytest
+from ansible.module_utils import basic
+
 import ansible_collections.helmless.core.plugins.module_utils as module_utils
+from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_module
+from ansible_collections.helmless.core.plugins.module_utils.chart.errors import ChartError
 from ansible_collections.helmless.core.plugins.module_utils.errors import HelmlessError
 
 # Exceptions used as control flow inside one package, never shown to a user.
@@ -45,3 +52,19 @@ def test_no_two_engine_exception_classes_share_a_name():
     for name, cls in _exception_classes():
         by_name.setdefault(cls.__name__, []).append(name)
     assert {short: places for short, places in by_name.items() if len(places) > 1} == {}
+
+
+def test_an_engine_error_reaching_the_module_boundary_fails_the_task_with_its_own_message(monkeypatch, capsys):
+    monkeypatch.setattr(basic, "_ANSIBLE_ARGS", json.dumps({"ANSIBLE_MODULE_ARGS": {}}).encode())
+    monkeypatch.setattr(basic, "_ANSIBLE_PROFILE", "legacy")
+    module = basic.AnsibleModule(argument_spec={})
+
+    def run(_params):
+        raise ChartError("Chart.yaml file is missing")
+    try:
+        with pytest.raises(SystemExit):
+            run_module(module, run)
+    finally:
+        gc.unfreeze()  # run_module freezes what a one-task module process has imported
+    result = json.loads(capsys.readouterr().out)
+    assert (result["failed"], result["msg"], "exception" in result) == (True, "Chart.yaml file is missing", False)

@@ -394,6 +394,8 @@ def run_module(module, run, *args):
         for warning in ignored_warnings(module.params) + exc.warnings:
             module.warn(warning)
         module.fail_json(msg=str(exc), **exc.result)
+    except HelmlessError as exc:  # an engine error no runner turned into a ModuleFailure: still the user's message
+        module.fail_json(msg=str(exc))
     for warning in warnings:
         module.warn(warning)
     module.exit_json(**result)
