@@ -444,7 +444,7 @@ IGNORED = ("binary_path", "replace")
 
 def argument_spec(*tables):
     """AnsibleModule argument_spec for the union of option tables."""
-    from ansible.module_utils.basic import env_fallback
+    from ansible.module_utils.basic import env_fallback  # lazy: doc fragments load this table too
 
     def convert(opt):
         spec = {k: copy.deepcopy(v) for k, v in opt.items() if k not in ("description", "env", "options")}
@@ -463,7 +463,7 @@ def argument_spec(*tables):
 
 def doc_fragment(*tables):
     """The ``options:`` YAML documenting the same tables (for ansible-doc via doc fragments, on the controller)."""
-    import yaml
+    import yaml  # lazy: module_utils import without PyYAML; only ansible-doc needs this
 
     def convert(opt):
         doc = {"description": list(opt["description"])}

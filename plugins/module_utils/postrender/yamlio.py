@@ -56,7 +56,7 @@ def _map(loader, node):
 def _yaml():
     """PyYAML and the (core 1.2, go-yaml v2) loaders and dumper, built on first use so this module
     imports without PyYAML."""
-    import yaml
+    import yaml  # lazy: module_utils import without PyYAML (ansible/libraries.py)
 
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -7,7 +7,9 @@ so the manifest we store is byte-for-byte what Helm stores and ``helm template``
 import posixpath
 import re
 
+from ..chart.metadata import scalar_to_string
 from ..errors import HelmlessError
+from ..goyaml import load
 
 SOURCE_HEADER = "---\n# Source: %s\n%s\n"
 
@@ -138,7 +140,6 @@ def split_manifests(big_file):
 
 
 def _load_yaml(text):
-    from ..goyaml import load
     return load(text)
 
 
@@ -171,7 +172,6 @@ def _string_field(value, where):
         return value
     if isinstance(value, (dict, list)):
         raise ValueError(_decode_error(value, "Go struct field " + where, "string"))
-    from ..chart.metadata import scalar_to_string
     return scalar_to_string(value)
 
 
