@@ -13,11 +13,14 @@ import re
 import sys
 import threading
 
+from ..chart.values import Values
 from ..funcs.helm import (
     HELM_FUNCS, REMOVED_SPRIG, WARN_END, WARN_START, include_func, tpl_func,
 )
-from ..gotemplate.signature import go_signature
-from ..gotemplate.values import Int64
+from ..funcs.sprig import SPRIG_FUNCS
+from ..gotemplate import ExecError, ParseError, TemplateSet
+from ..govalue.signature import go_signature
+from ..govalue.values import Int64
 from ..errors import HelmlessError
 
 NO_VALUE = "<no value>"
@@ -53,10 +56,6 @@ def _decode(data):
     return data.decode("utf-8", "surrogateescape")
 
 
-def _values_type():
-    from ..chart.values import Values
-    return Values
-
 
 def collect_templates(chart, top):
     """Helm's ``allTemplates``: ``{template name: Renderable}`` for the chart and its subcharts.
@@ -89,7 +88,6 @@ def sort_templates(names):
 
 def base_funcs():
     """Sprig, minus what Helm removes, then Helm's own functions."""
-    from ..funcs.sprig import SPRIG_FUNCS
     funcs = dict(SPRIG_FUNCS)
     for name in REMOVED_SPRIG:
         funcs.pop(name, None)
@@ -114,7 +112,6 @@ class Engine(object):
             self.funcs = tracker.funcs(self.funcs)
 
     def _template_set(self):
-        from ..gotemplate import TemplateSet
         counters = {}
         tset = TemplateSet(dict(self.funcs), missingkey="zero")
 
@@ -136,7 +133,6 @@ class Engine(object):
             return self._render_templates(templates)
 
     def _render_templates(self, templates):
-        from ..gotemplate import ParseError
         tset = self._template_set()
         order = sort_templates(templates)
         for name in order:
@@ -247,7 +243,7 @@ def _unstructured(value):
 
 
 def _template_object(name, base_path):
-    return _values_type()({"Name": name, "BasePath": base_path})
+    return Values({"Name": name, "BasePath": base_path})
 
 
 def format_parse_error(filename, exc):
@@ -321,7 +317,6 @@ def _traceable_str(location, function, message):
 
 def format_exec_error(filename, exc):
     """Helm 4's ``reformatExecErrorMsg`` over our exec errors."""
-    from ..gotemplate import ExecError
     text = str(exc)
     if not isinstance(exc, ExecError):
         return "rendering template failed: %s" % text if not text.startswith("template: ") else text
