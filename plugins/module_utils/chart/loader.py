@@ -16,6 +16,7 @@ import stat
 import tarfile
 import zlib
 
+from .. import goyaml
 from ..govalue.strconv import go_quote
 from .errors import ChartError
 from .ignore import HELMIGNORE, Rules
@@ -217,13 +218,7 @@ def _entry_name(entry):
     return name
 
 
-def _yaml():
-    from .. import goyaml
-    return goyaml
-
-
 def _load_yaml(data, filename):
-    goyaml = _yaml()
     try:
         return goyaml.load(data)
     except goyaml.YAMLError as exc:
@@ -232,7 +227,6 @@ def _load_yaml(data, filename):
 
 def load_values_file(data, filename="values.yaml"):
     """A values file (several YAML documents are merged in order, as Helm 4 does)."""
-    goyaml = _yaml()
     try:
         values = goyaml.load_values(data)
     except goyaml.YAMLError as exc:

@@ -5,6 +5,7 @@ dict and warnings; no Ansible import here, so it is testable and reusable.
 """
 import os
 
+from ..repo import RepoError, chart_from_options
 from . import RenderError, render_release
 from .manifest import SOURCE_HEADER, RenderManifestError, template_output
 from ..errors import HelmlessError
@@ -17,7 +18,6 @@ class TemplateCommandError(HelmlessError):
 def _check_chart(options, warnings):
     """The local chart path: repository/URL charts are fetched (and dependencies updated) first.
     Returns ``(path, version a local chart is expected to have or None)``."""
-    from ..repo import RepoError, chart_from_options
     try:
         return chart_from_options(options, warnings)
     except RepoError as exc:
