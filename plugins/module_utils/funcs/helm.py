@@ -36,15 +36,6 @@ def to_yaml(value):
 
 
 @go_signature("interface {}")
-def must_to_yaml(value):
-    """``mustToYaml`` (Helm 4): like toYaml, but errors surface."""
-    try:
-        return _trim_newline(goyaml.to_yaml(value))
-    except goyaml.YAMLError as exc:
-        raise HelmFuncError(str(exc))
-
-
-@go_signature("interface {}")
 def to_yaml_pretty(value):
     """``toYamlPretty``: yaml.v3 with indent 2, no final newline; errors give ``""``."""
     try:
@@ -76,15 +67,6 @@ def to_json(value):
         return ""
 
 
-@go_signature("interface {}")
-def must_to_json(value):
-    """``mustToJson`` (Helm 4): like toJson, but errors surface."""
-    try:
-        return goyaml.to_json(value)
-    except goyaml.JSONError as exc:
-        raise HelmFuncError(str(exc))
-
-
 @go_signature("string")
 def from_json(text):
     """``fromJson``: a map, or ``{"Error": msg}``."""
@@ -109,13 +91,16 @@ def to_toml(value):
         return str(exc)
 
 
-@go_signature("interface {}")
-def must_to_toml(value):
-    """``mustToToml`` (Helm 4.2): like toToml, but errors surface."""
-    try:
-        return goyaml.to_toml(value)
-    except goyaml.TOMLError as exc:
-        raise HelmFuncError(str(exc))
+def _must(encode):
+    """Helm 4's ``mustToYaml``/``mustToJson`` and 4.2's ``mustToToml``: the encoder's error (or panic)
+    fails the call instead of rendering ``""`` or the error text."""
+    @go_signature("interface {}")
+    def must(value):
+        try:
+            return encode(value)
+        except (goyaml.YAMLError, goyaml.JSONError, goyaml.TOMLError) as exc:
+            raise HelmFuncError(str(exc))
+    return must
 
 
 @go_signature("string")
@@ -152,6 +137,11 @@ def empty_lookup(_api_version, _kind, _namespace, _name):
 
 def _trim_newline(text):
     return text[:-1] if text.endswith("\n") else text
+
+
+must_to_yaml = _must(lambda value: _trim_newline(goyaml.to_yaml(value)))
+must_to_json = _must(goyaml.to_json)
+must_to_toml = _must(goyaml.to_toml)
 
 
 HELM_FUNCS = {

@@ -99,20 +99,16 @@ def randInt(lo, hi):
     return _rand.randrange(hi - lo) + lo
 
 
-@go_signature("interface {}", variadic="interface {}")
-def max_(a, *rest):
-    aa = to_int64(a)
-    for b in rest:
-        aa = max(aa, to_int64(b))
-    return Int64(aa)
+def _int64_fold(pick):
+    """Sprig's ``max``/``min``: every argument cast to int64, the ``pick`` of them."""
+    @go_signature("interface {}", variadic="interface {}")
+    def fold(a, *rest):
+        return Int64(pick([to_int64(a)] + [to_int64(b) for b in rest]))
+    return fold
 
 
-@go_signature("interface {}", variadic="interface {}")
-def min_(a, *rest):
-    aa = to_int64(a)
-    for b in rest:
-        aa = min(aa, to_int64(b))
-    return Int64(aa)
+max_ = _int64_fold(max)
+min_ = _int64_fold(min)
 
 
 def _go_fmax(a, b):
