@@ -15,7 +15,6 @@ from .match import glob_regex
 _EXCLUDED = ("Chart.yaml", "Chart.lock", "values.yaml", "values.schema.json")
 
 
-
 class Files(dict):
     GO_TYPE = "engine.files"
     GO_METHODS = ("Get", "GetBytes", "Glob", "Lines", "AsConfig", "AsSecrets")

@@ -56,7 +56,6 @@ def _decode(data):
     return data.decode("utf-8", "surrogateescape")
 
 
-
 def collect_templates(chart, top):
     """Helm's ``allTemplates``: ``{template name: Renderable}`` for the chart and its subcharts.
 

@@ -17,7 +17,7 @@ def _perr(value, layout, vrest, elem, msg=""):
     if msg:
         return TimeParseError("parsing time %s%s" % (go_quote(value), msg))
     return TimeParseError("parsing time %s as %s: cannot parse %s as %s"
-                      % (go_quote(value), go_quote(layout), go_quote(vrest), go_quote(elem)))
+                          % (go_quote(value), go_quote(layout), go_quote(vrest), go_quote(elem)))
 
 
 def _getnum(s, fixed, width=2):
