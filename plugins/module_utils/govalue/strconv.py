@@ -334,7 +334,6 @@ def parse_complex_literal(text):
     return complex(0, im)
 
 
-
 def parse_int(s, base=0, bits=64):
     """strconv.ParseInt; raises ValueError on syntax/range errors."""
     orig = s
