@@ -4,6 +4,7 @@ parsing of template number literals.
 Strings holding invalid UTF-8 carry those bytes as lone surrogates (``surrogateescape``).
 """
 import math
+import struct
 
 
 def _b(s):
@@ -32,6 +33,24 @@ def _shortest(f):
     if not digits:
         return "0", 1
     return digits, dp
+
+
+def _shortest32(f):
+    """Like _shortest for a float32: the fewest digits that read back as the same float32."""
+    for ndig in range(1, 10):
+        s = "%.*e" % (ndig - 1, abs(f))
+        if _float32(float(s)) == abs(f):
+            break
+    mant, exp = s.split("e")
+    return mant.replace(".", "").rstrip("0") or "0", int(exp) + 1
+
+
+def _float32(f):
+    """Go's float32(f): rounded to the nearest float32, infinite beyond its range."""
+    try:
+        return struct.unpack("<f", struct.pack("<f", f))[0]
+    except OverflowError:
+        return math.copysign(math.inf, f)
 
 
 def _rounded(f, ndig):
@@ -108,8 +127,14 @@ def _fmt_x(f, prec, fmt, neg):
     return out + ("%02d" % abs(exp))
 
 
-def format_float(f, fmt="g", prec=-1):
-    """strconv.FormatFloat(f, fmt, prec, 64) for fmt in e E f F g G x X (prec -1: shortest)."""
+def format_float(f, fmt="g", prec=-1, bits=64):
+    """strconv.FormatFloat(f, fmt, prec, bits) for fmt in b e E f F g G x X (prec -1: shortest).
+
+    ``bits=32`` formats float32(f) (sigs.k8s.io/yaml's float map keys); its shortest form has the
+    fewest digits that read back as that float32."""
+    shortest = _shortest
+    if bits == 32:
+        f, shortest = _float32(f), _shortest32
     if math.isnan(f):
         return "NaN"
     if math.isinf(f):
@@ -126,19 +151,19 @@ def format_float(f, fmt="g", prec=-1):
         return "%s%dp%s%d" % ("-" if neg else "", mant, "+" if exp >= 0 else "-", abs(exp))
     if fmt in "fF":
         if prec < 0:
-            digits, dp = _shortest(f)
+            digits, dp = shortest(f)
             return _fmt_f(neg, digits, dp, max(len(digits) - dp, 0))
         s = "%.*f" % (prec, abs(f))
         return ("-" + s) if neg else s
     if fmt in "eE":
         if prec < 0:
-            digits, dp = _shortest(f)
+            digits, dp = shortest(f)
             return _fmt_e(neg, digits, dp, len(digits) - 1, fmt)
         digits, dp = _rounded(f, prec + 1)
         return _fmt_e(neg, digits, dp, prec, fmt)
     echar = "e" if fmt == "g" else "E"
     if prec < 0:
-        digits, dp = _shortest(f)
+        digits, dp = shortest(f)
         eprec = 6
         prec = len(digits)
     else:

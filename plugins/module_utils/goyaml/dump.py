@@ -2,11 +2,11 @@
 import base64
 import re
 
+from ..govalue.strconv import format_float
 from ..govalue.values import GoStruct, go_type_name
 from .emitter import Emitter
 from .errors import YAMLError
-from .gojson import struct_value, NilMap, NilList
-from .numfmt import format_g, format_json
+from .gojson import format_json, struct_value, NilMap, NilList
 
 _INT_TEXT = re.compile(r"^-?[0-9]+$")
 # After json.Marshal these reach yaml.v2's reader raw and are rejected by it.
@@ -36,7 +36,7 @@ def v2_number(v):
         n = int(j)
         if _INT64_MIN <= n <= _UINT64_MAX:
             return str(n)
-    return format_g(v)
+    return format_float(v)
 
 
 class _V2(Emitter):
@@ -104,7 +104,7 @@ class _V3(Emitter):
             return "false"
         if isinstance(v, int):
             return str(v)
-        s = format_g(v)
+        s = format_float(v)
         return {"+Inf": ".inf", "-Inf": "-.inf", "NaN": ".nan"}.get(s, s)
 
     def prep_keys(self, d):

@@ -8,9 +8,8 @@ import json
 import math
 import re
 
-from ..govalue.strconv import go_quote
+from ..govalue.strconv import format_float, go_quote
 from ..govalue.values import GoStruct, go_type_name
-from .numfmt import format_json
 
 try:
     from json.encoder import c_encode_basestring as _enc_str
@@ -30,6 +29,19 @@ class NilMap(dict):
 
 class NilList(list):
     """A nil ``[]interface{}``: prints ``[]`` but marshals to JSON ``null``."""
+
+
+def format_json(f):
+    """encoding/json's float64 text: shortest %f, or %e (exponent without a leading zero) below 1e-6
+    and from 1e21; ValueError for NaN and infinities, as json.Marshal refuses them."""
+    if not math.isfinite(f):
+        raise ValueError("json: unsupported value: " + format_float(f))
+    a = abs(f)
+    fmt = "e" if a != 0 and (a < 1e-6 or a >= 1e21) else "f"
+    s = format_float(f, fmt, -1)
+    if fmt == "e" and s[-4] == "e" and s[-3] == "-" and s[-2] == "0":
+        s = s[:-2] + s[-1]
+    return s
 
 
 _NIL_TYPES = frozenset((NilMap, NilList))
