@@ -2,7 +2,7 @@
 import base64
 import re
 
-from ..gotemplate.values import GoStruct, go_type_name
+from ..govalue.values import GoStruct, go_type_name
 from .emitter import Emitter
 from .errors import YAMLError
 from .gojson import struct_value, NilMap, NilList

@@ -8,8 +8,8 @@ import json
 import math
 import re
 
-from ..gotemplate.values import GoStruct, go_type_name
-from ..gotemplate.strconv import go_quote
+from ..govalue.strconv import go_quote
+from ..govalue.values import GoStruct, go_type_name
 from .numfmt import format_json
 
 try:

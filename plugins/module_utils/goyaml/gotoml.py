@@ -3,7 +3,7 @@ import datetime
 import math
 import re
 
-from ..gotemplate.values import GoStruct, Int64, go_type_name
+from ..govalue.values import GoStruct, Int64, go_type_name
 from .gojson import struct_value
 from .numfmt import format_g
 

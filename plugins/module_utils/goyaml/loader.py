@@ -11,7 +11,7 @@ import binascii
 import math
 import re
 
-from ..gotemplate.strconv import go_quote
+from ..govalue.strconv import go_quote
 from .errors import YAMLError
 from .numfmt import format_g, format_g32
 from .resolve import resolve_plain

@@ -1,4 +1,5 @@
-"""Go's strconv over the value model: FormatFloat, Quote, and number literal parsing.
+"""Go's strconv over the value model: FormatFloat, Quote, ParseInt, ParseFloat, and the
+parsing of template number literals.
 
 Strings holding invalid UTF-8 carry those bytes as lone surrogates (``surrogateescape``).
 """
@@ -340,3 +341,80 @@ def _simplify_complex(n):
         if float(int(c.real)) == c.real:
             n.is_int = True
             n.int_val = int(c.real)
+
+
+def parse_int(s, base=0, bits=64):
+    """strconv.ParseInt; raises ValueError on syntax/range errors."""
+    orig = s
+    if not s:
+        raise ValueError(orig)
+    neg = False
+    if s[0] in "+-":
+        neg = s[0] == "-"
+        s = s[1:]
+    underscores = False
+    if base == 0:
+        base = 10
+        if s[:1] == "0":
+            low = s[1:2].lower()
+            if len(s) >= 3 and low == "b":
+                base, s = 2, s[2:]
+            elif len(s) >= 3 and low == "o":
+                base, s = 8, s[2:]
+            elif len(s) >= 3 and low == "x":
+                base, s = 16, s[2:]
+            else:
+                base, s = 8, s[1:] or "0"
+            underscores = True
+        else:
+            underscores = True
+        if "_" in s and not underscore_ok(orig.lstrip("+-")):
+            raise ValueError(orig)
+        s = s.replace("_", "") if underscores else s
+    if not s:
+        raise ValueError(orig)
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"[:base]
+    n = 0
+    for ch in s.lower():
+        d = digits.find(ch)
+        if d < 0:
+            raise ValueError(orig)
+        n = n * base + d
+    if neg:
+        n = -n
+    if n < -(1 << (bits - 1)) or n > (1 << (bits - 1)) - 1:
+        raise ValueError(orig)
+    return n
+
+
+def parse_float(s):
+    """strconv.ParseFloat(s, 64); raises ValueError on syntax or range errors."""
+    t = s.lower()
+    body = t.lstrip("+-")
+    if t.count("+") + t.count("-") > 1 and not ("e" in t):
+        raise ValueError(s)
+    if body in ("inf", "infinity"):
+        return float("-inf") if t.startswith("-") else float("inf")
+    if body == "nan" and t == body:
+        return float("nan")
+    if not s or s != s.strip() or "_" in s and not underscore_ok(body):
+        raise ValueError(s)
+    s = s.replace("_", "")
+    t = s.lower()
+    if body.startswith("0x"):
+        if "p" not in body:
+            raise ValueError(s)
+        try:
+            v = float.fromhex(s.replace("_", ""))
+        except (ValueError, OverflowError):
+            raise ValueError(s)
+    else:
+        if any(c not in "0123456789.e+-" for c in t) or body in ("", "."):
+            raise ValueError(s)
+        try:
+            v = float(s)
+        except ValueError:
+            raise ValueError(s)
+    if v in (float("inf"), float("-inf")):
+        raise ValueError(s)
+    return v
