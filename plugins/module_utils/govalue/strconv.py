@@ -252,8 +252,8 @@ def underscore_ok(s):
     return saw != "_"
 
 
-def _parse_int(text, unsigned):
-    """strconv.ParseInt/ParseUint(text, 0, 64)."""
+def parse_int_literal(text, unsigned):
+    """strconv.ParseInt/ParseUint(text, 0, 64) of a template number literal; None when it is not one."""
     s = text
     neg = False
     if s[:1] in ("+", "-"):
@@ -292,7 +292,8 @@ def _parse_int(text, unsigned):
     return v if -(1 << 63) <= v < (1 << 63) else None
 
 
-def _parse_float(text):
+def parse_float_literal(text):
+    """strconv.ParseFloat(text, 64) of a template number literal; None when it is not one."""
     s = text
     if "_" in s:
         if not underscore_ok(s):
@@ -315,32 +316,22 @@ def _parse_float(text):
     return -f if s.startswith("-") else f
 
 
-def _parse_complex(text):
+def parse_complex_literal(text):
+    """strconv.ParseComplex of a template literal ending in ``i``; None when it is not one."""
     if not text.endswith("i"):
         return None
     body = text[:-1]
     k = max(body.rfind("+"), body.rfind("-"))
     if k > 0 and body[k - 1] not in "eEpP":
-        re_part = _parse_float(body[:k])
-        im_part = _parse_float(body[k:])
+        re_part = parse_float_literal(body[:k])
+        im_part = parse_float_literal(body[k:])
         if re_part is None or im_part is None:
             return None
         return complex(re_part, im_part)
-    im = _parse_float(body)
+    im = parse_float_literal(body)
     if im is None:
         return None
     return complex(0, im)
-
-
-def _simplify_complex(n):
-    """A complex constant with zero imaginary part is also a float (and maybe an int)."""
-    c = n.complex_val
-    if c.imag == 0:
-        n.is_float = True
-        n.float_val = c.real
-        if float(int(c.real)) == c.real:
-            n.is_int = True
-            n.int_val = int(c.real)
 
 
 def parse_int(s, base=0, bits=64):
