@@ -185,6 +185,20 @@ def format_float(f, fmt="g", prec=-1, bits=64):
     return _fmt_f(neg, digits, dp, max(p - dp, 0))
 
 
+def format_float_json(f):
+    """encoding/json's float64 text (its floatEncoder over FormatFloat): shortest %f, or %e (exponent
+    without a leading zero) below 1e-6 and from 1e21; ValueError for NaN and infinities, as json.Marshal
+    refuses them."""
+    if not math.isfinite(f):
+        raise ValueError("json: unsupported value: " + format_float(f))
+    a = abs(f)
+    fmt = "e" if a != 0 and (a < 1e-6 or a >= 1e21) else "f"
+    s = format_float(f, fmt, -1)
+    if fmt == "e" and s[-4] == "e" and s[-3] == "-" and s[-2] == "0":
+        s = s[:-2] + s[-1]
+    return s
+
+
 def _is_print(ch):
     return ch.isprintable() and not ("\ud800" <= ch <= "\udfff")
 

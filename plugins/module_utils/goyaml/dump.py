@@ -2,11 +2,11 @@
 import base64
 import re
 
-from ..govalue.strconv import format_float
+from ..govalue.strconv import format_float, format_float_json
 from ..govalue.values import GoStruct, go_type_name
 from .emitter import Emitter
 from .errors import YAMLError
-from .gojson import format_json, struct_value, NilMap, NilList
+from .gojson import struct_value, NilMap, NilList
 
 _INT_TEXT = re.compile(r"^-?[0-9]+$")
 # After json.Marshal these reach yaml.v2's reader raw and are rejected by it.
@@ -31,7 +31,7 @@ def v2_number(v):
         return str(int(v))  # JSON writes the digits, yaml.v2 reads an int back
     if 1e-4 <= a < 1e6:
         return repr(v)  # same shortest digits, fixed notation for both Go and Python
-    j = format_json(v)  # ValueError for NaN/Inf, like json.Marshal
+    j = format_float_json(v)  # ValueError for NaN/Inf, like json.Marshal
     if _INT_TEXT.match(j):
         n = int(j)
         if _INT64_MIN <= n <= _UINT64_MAX:

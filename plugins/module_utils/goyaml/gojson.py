@@ -8,7 +8,7 @@ import json
 import math
 import re
 
-from ..govalue.strconv import format_float, go_quote
+from ..govalue.strconv import format_float_json, go_quote
 from ..govalue.values import GoStruct, go_type_name
 
 try:
@@ -29,19 +29,6 @@ class NilMap(dict):
 
 class NilList(list):
     """A nil ``[]interface{}``: prints ``[]`` but marshals to JSON ``null``."""
-
-
-def format_json(f):
-    """encoding/json's float64 text: shortest %f, or %e (exponent without a leading zero) below 1e-6
-    and from 1e21; ValueError for NaN and infinities, as json.Marshal refuses them."""
-    if not math.isfinite(f):
-        raise ValueError("json: unsupported value: " + format_float(f))
-    a = abs(f)
-    fmt = "e" if a != 0 and (a < 1e-6 or a >= 1e21) else "f"
-    s = format_float(f, fmt, -1)
-    if fmt == "e" and s[-4] == "e" and s[-3] == "-" and s[-2] == "0":
-        s = s[:-2] + s[-1]
-    return s
 
 
 _NIL_TYPES = frozenset((NilMap, NilList))
@@ -91,7 +78,7 @@ def _encode(v, parts, indent=None, nl=None):
         parts.append(_enc_str(v))
     elif isinstance(v, float):
         try:
-            parts.append(format_json(v))
+            parts.append(format_float_json(v))
         except ValueError as exc:
             raise JSONError(str(exc))
     elif isinstance(v, int):
