@@ -47,9 +47,11 @@ def _ancestors(name):
 
 
 def find_imports(root):
-    """(importer, target, line) for every import of a module below root; ``target`` is a dotted module
-    name below root, or ``external:<top-level name>`` for anything else. Importing ``a.b.c`` also runs
-    the packages ``a`` and ``a.b`` (those the importer is not inside), so they count as targets too."""
+    """(importer, target, line, name) for every import of a module below root; ``target`` is a dotted
+    module name below root, or ``external:<top-level name>`` for anything else; ``name`` is what
+    ``from target import name`` takes from a module (None when the import names a module). Importing
+    ``a.b.c`` also runs the packages ``a`` and ``a.b`` (those the importer is not inside), so they count
+    as targets too."""
     modules = find_modules(root)
     edges = []
     for name, (path, is_package) in modules.items():
@@ -60,7 +62,7 @@ def find_imports(root):
             targets = []
             if isinstance(node, ast.Import):
                 for alias in node.names:
-                    targets.append(_absolute(alias.name, modules))
+                    targets.append((_absolute(alias.name, modules), None))
             elif isinstance(node, ast.ImportFrom):
                 if node.level:
                     keep = len(base) - (node.level - 1)
@@ -71,13 +73,13 @@ def find_imports(root):
                     module = _absolute(node.module, modules)
                 for alias in node.names:
                     sub = module + "." + alias.name if module else alias.name
-                    targets.append(sub if sub in modules else module)
-            for target in targets:
+                    targets.append((sub, None) if sub in modules else (module, alias.name))
+            for target, imported in targets:
                 if target == "":
                     continue
                 for package in sorted(_ancestors(target) - _ancestors(name) - {name}) if target in modules else ():
-                    edges.append((name, package, node.lineno))
-                edges.append((name, target, node.lineno))
+                    edges.append((name, package, node.lineno, None))
+                edges.append((name, target, node.lineno, imported))
     return edges
 
 
@@ -100,7 +102,7 @@ def _where(root, name, line):
 def cycles(root):
     """Each import cycle between modules, as the sorted list of its modules."""
     graph = {}
-    for importer, target, _ in find_imports(root):
+    for importer, target, _, _ in find_imports(root):
         if not target.startswith("external:") and target != importer:
             graph.setdefault(importer, set()).add(target)
     index, low, stack, on_stack, found = {}, {}, [], set(), []
@@ -138,7 +140,7 @@ def layer_violations(root, layers):
     packages = {name.split(".")[0] for name in modules if name}
     problems = ["%s is not in the layer table" % p for p in sorted(packages - set(layers))]
     problems += ["the layer table names %s, which does not exist" % p for p in sorted(set(layers) - packages)]
-    for importer, target, line in find_imports(root):
+    for importer, target, line, _ in find_imports(root):
         if target.startswith("external:") or not importer or not target:
             continue
         src, dst = importer.split(".")[0], target.split(".")[0]
@@ -149,23 +151,28 @@ def layer_violations(root, layers):
 
 
 def private_imports(root):
-    """Imports of a private module (``_name.py``) that lives in another package than the importer."""
+    """Imports of a private module (``_name.py``) or of a private name (``from m import _name``) that
+    belongs to another package than the importer's."""
     modules = find_modules(root)
     problems = []
-    for importer, target, line in find_imports(root):
+    for importer, target, line, imported in find_imports(root):
         if target.startswith("external:") or target not in modules:
             continue
-        leaf = target.rpartition(".")[2]
-        home = target.rpartition(".")[0]
-        if leaf.startswith("_") and not modules[target][1] and home != _package_of(importer, modules[importer][1]):
+        own = _package_of(importer, modules[importer][1])
+        leaf, home = target.rpartition(".")[2], target.rpartition(".")[0]
+        if leaf.startswith("_") and not modules[target][1] and home != own:
             problems.append("%s imports %s, a private module of %s" % (_where(root, importer, line), target, home))
+        target_home = _package_of(target, modules[target][1])
+        if imported and imported.startswith("_") and not imported.startswith("__") and target_home != own:
+            problems.append("%s imports %s from %s, a private name of %s" % (
+                _where(root, importer, line), imported, target, target_home))
     return problems
 
 
 def ansible_imports(root):
     """Imports of Ansible (or of other collections) outside the ``ansible`` package."""
     problems = []
-    for importer, target, line in find_imports(root):
+    for importer, target, line, _ in find_imports(root):
         if importer.split(".")[0] == "ansible":
             continue
         if target in ("external:ansible", "external:ansible_collections"):
@@ -208,14 +215,17 @@ def test_an_import_of_a_higher_or_equal_layer_and_an_unplaced_package_are_found(
     ]
 
 
-def test_an_import_of_another_packages_private_module_is_found(tmp_path):
+def test_an_import_of_another_packages_private_module_or_name_is_found(tmp_path):
     root = _tree(tmp_path, {
-        "pkg/__init__.py": "", "pkg/_impl.py": "", "pkg/user.py": "from ._impl import x\n",
+        "pkg/__init__.py": "", "pkg/_impl.py": "", "pkg/pub.py": "_hidden = 1\n",
+        "pkg/user.py": "from ._impl import x\nfrom .pub import _hidden\n",
         "pkg/sub/__init__.py": "", "pkg/sub/m.py": "from .. import _impl\n",
-        "other.py": "import ansible_collections.helmless.core.plugins.module_utils.pkg._impl\n",
+        "other.py": "import ansible_collections.helmless.core.plugins.module_utils.pkg._impl\n"
+                    "def f():\n    from .pkg.pub import _hidden, __doc__\n",
     })
     assert sorted(private_imports(root)) == [
         "plugins/module_utils/other.py:1 imports pkg._impl, a private module of pkg",
+        "plugins/module_utils/other.py:3 imports _hidden from pkg.pub, a private name of pkg",
         "plugins/module_utils/pkg/sub/m.py:1 imports pkg._impl, a private module of pkg",
     ]
 
@@ -251,7 +261,7 @@ def test_no_import_cycle_between_modules():
     assert not found, "\n".join(" <-> ".join(c) for c in found)
 
 
-def test_no_module_imports_another_packages_private_module():
+def test_no_module_imports_another_packages_private_module_or_name():
     problems = private_imports(MODULE_UTILS)
     assert not problems, "\n".join(problems)
 

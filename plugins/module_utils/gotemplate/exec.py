@@ -9,7 +9,7 @@ the node Go's ``s.at`` would have recorded.
 """
 import gc
 
-from ..govalue.fmt import _fmt_arg, _PLAIN, format_value, sort_keys
+from ..govalue.fmt import format_value, sort_keys
 from ..govalue.strconv import go_quote
 from ..govalue.values import GoStruct, Uint8, go_type_name
 from . import nodes as N
@@ -40,7 +40,7 @@ def print_action(v):
         if "String" in v.GO_METHODS:
             return v.go_method("String")()
         if v.GO_TYPE.startswith("*"):
-            return _fmt_arg(v, "v", _PLAIN, 0)[1:]
+            return format_value(v)[1:]
     return format_value(v)
 
 

@@ -6,7 +6,7 @@ variable stack by name.
 """
 import math
 
-from ..govalue.strconv import _parse_complex, _parse_float, _parse_int, _simplify_complex, go_quote
+from ..govalue.strconv import go_quote, parse_complex_literal, parse_float_literal, parse_int_literal
 from ..govalue.unquote import unquote, unquote_char
 from . import lexer as L
 from .errors import ParseError
@@ -449,7 +449,7 @@ class Parser(object):
             n.float_val = float(r)
             return n
         if typ == COMPLEX or text.endswith("i"):
-            c = _parse_complex(text)
+            c = parse_complex_literal(text)
             if c is None:
                 if typ == COMPLEX:
                     self.errorf("expected integer")
@@ -458,11 +458,11 @@ class Parser(object):
                 n.complex_val = c
                 _simplify_complex(n)
                 return n
-        u = _parse_int(text, unsigned=True)
+        u = parse_int_literal(text, unsigned=True)
         if u is not None:
             n.is_uint = True
             n.int_val = u
-        i = _parse_int(text, unsigned=False)
+        i = parse_int_literal(text, unsigned=False)
         if i is not None:
             n.is_int = True
             n.int_val = i
@@ -472,7 +472,7 @@ class Parser(object):
             n.is_float = True
             n.float_val = float(n.int_val)
         else:
-            f = _parse_float(text)
+            f = parse_float_literal(text)
             if f is not None:
                 if not any(ch in text for ch in ".eEpP"):
                     self.errorf("integer overflow: %s" % go_quote(text))
@@ -489,6 +489,17 @@ class Parser(object):
         if not (n.is_int or n.is_uint or n.is_float):
             self.errorf("illegal number syntax: %s" % go_quote(text))
         return n
+
+
+def _simplify_complex(n):
+    """A complex constant with zero imaginary part is also a float (and maybe an int)."""
+    c = n.complex_val
+    if c.imag == 0:
+        n.is_float = True
+        n.float_val = c.real
+        if float(int(c.real)) == c.real:
+            n.is_int = True
+            n.int_val = int(c.real)
 
 
 def parse(name, text, funcs):

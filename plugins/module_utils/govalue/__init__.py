@@ -5,7 +5,7 @@ the template functions (funcs) all build and read values of this model, so it si
 and imports none of them. One module per Go package it stands for:
 
 - values.py: the model (each Go type and the Python class standing for it) and ``%T`` type names;
-- strconv.py: FormatFloat, Quote, ParseInt/ParseFloat and template number literals; unquote.py:
+- strconv.py: FormatFloat (64 and 32 bits), Quote, ParseInt/ParseFloat and template number literals; unquote.py:
   strconv.Unquote for template string literals;
 - fmt.py: ``fmt.Sprint``/``Sprintf`` and ``%v`` of every value;
 - reflect.py: Kind, DeepEqual, emptiness; cast.py: spf13/cast's conversions Sprig uses;

@@ -8,9 +8,8 @@ import json
 import math
 import re
 
-from ..govalue.strconv import go_quote
+from ..govalue.strconv import format_float_json, go_quote
 from ..govalue.values import GoStruct, go_type_name
-from .numfmt import format_json
 from ..errors import HelmlessError
 
 try:
@@ -80,7 +79,7 @@ def _encode(v, parts, indent=None, nl=None):
         parts.append(_enc_str(v))
     elif isinstance(v, float):
         try:
-            parts.append(format_json(v))
+            parts.append(format_float_json(v))
         except ValueError as exc:
             raise JSONError(str(exc))
     elif isinstance(v, int):
