@@ -23,11 +23,11 @@ sorted.
 import json
 import re
 
-from ..gotemplate.fmt import format_value
-from ..gotemplate.values import go_type_name
+from ..govalue.fmt import format_value
+from ..govalue.values import go_type_name
 from . import schemav6
-from .formats import squote
 from .errors import ValuesError
+from .formats import squote
 
 HEADER = "values don't meet the specifications of the schema(s) in the following chart(s):\n"
 
@@ -123,7 +123,7 @@ class _Context(object):
     def resolve(self, ref):
         try:
             return self.validator._resolver.lookup(ref).contents
-        except Exception:
+        except Exception:  # referencing's Unresolvable, or no _resolver (jsonschema < 4.18): nothing to describe
             return {}
 
     def errors(self, schema, instance):

@@ -5,10 +5,10 @@ work is a length check, evaluating the arguments and the Python call.  Go parame
 types, when a function declares them (``go_params``/``go_variadic``, see signature.py),
 select Go's literal rules (``expected integer; found "3"``) and assignability checks.
 """
+from ..govalue.signature import arity
+from ..govalue.values import go_int_class, go_type_name
 from . import nodes as N
 from .errors import ExecError, TemplateError
-from .signature import arity
-from .values import go_int_class
 
 
 class _Missing(object):
@@ -87,7 +87,6 @@ def validate(ctx, tree, node, v, ptype, raw):
 
     ``raw`` tells a nil read straight from a map (static type interface{}) from a nil
     that went through a pipeline (an invalid value): Go words the errors differently."""
-    from .exec import type_name
     if v is None:
         if raw:
             raise err(ctx, tree, node, "wrong type for value; expected %s; got interface {}" % ptype)
@@ -97,7 +96,7 @@ def validate(ctx, tree, node, v, ptype, raw):
     check = _CHECKS.get(ptype)
     if check is None or check(v):
         return v
-    raise err(ctx, tree, node, "wrong type for value; expected %s; got %s" % (ptype, type_name(v)))
+    raise err(ctx, tree, node, "wrong type for value; expected %s; got %s" % (ptype, go_type_name(v)))
 
 
 def typed_value(ctx, tree, node, ev, ptype, dot, vars):
@@ -140,9 +139,26 @@ def _at(node):
     if isinstance(node, N.ChainNode) and isinstance(node.node, N.PipeNode):
         node = node.node
     if isinstance(node, N.PipeNode):
-        from .exec import last_node
         return last_node(node)
     return node
+
+
+def last_node(pipe):
+    """The node Go's s.at last recorded after evaluating ``pipe`` (errors after it cite it)."""
+    return last_at(pipe.cmds[-1])
+
+
+def last_at(cmd):
+    """The node Go's s.at last recorded after evaluating the command ``cmd``."""
+    first = cmd.args[0]
+    if isinstance(first, N.PipeNode):
+        return last_node(first)
+    if isinstance(first, (N.IdentifierNode, N.FieldNode, N.ChainNode, N.VariableNode)) and len(cmd.args) > 1:
+        arg = cmd.args[-1]
+        return last_node(arg) if isinstance(arg, N.PipeNode) else arg
+    if isinstance(first, N.ChainNode) and isinstance(first.node, N.PipeNode):
+        return last_node(first.node)
+    return first
 
 
 def _args(ctx, tree, ident, f, arg_nodes, arg_evs, dot, vars, final):
@@ -301,14 +317,17 @@ class _Probe(object):
 _PROBE = _Probe()
 
 
-def _invoke(ctx, tree, node, name, fn, argv):
+def invoke(ctx, tree, node, name, fn, argv):
+    """Call a template function or method as Go's ``safeCall`` does: its failure becomes
+    ``error calling NAME: ...`` at ``node``; a nested template error stays the cause (the chain Helm
+    reformats). Running out of stack is not the function's failure and passes through."""
     try:
         return fn(*argv)
     except TemplateError as exc:
         raise err(ctx, tree, node, "error calling %s" % name, exc)
     except RecursionError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # safeCall recovers any panic; our functions raise Python's errors for Go's panics
         raise err(ctx, tree, node, "error calling %s: %s" % (name, exc))
 
 
@@ -323,14 +342,7 @@ def call_function(ctx, tree, cmd, ident, f, arg_nodes, arg_evs, dot, vars, final
             raise err(ctx, tree, cmd, "error calling len: reflect: call of reflect.Value.Type on zero Value")
         if f.builtin == "call":
             return _call_builtin(ctx, tree, cmd, argv, arg_nodes, final)
-    try:
-        return f.fn(*argv)
-    except TemplateError as exc:
-        raise err(ctx, tree, cmd, "error calling %s" % f.name, exc)
-    except RecursionError:
-        raise
-    except Exception as exc:
-        raise err(ctx, tree, cmd, "error calling %s: %s" % (f.name, exc))
+    return invoke(ctx, tree, cmd, f.name, f.fn, argv)
 
 
 _METHODS = {}
@@ -345,7 +357,7 @@ def call_method(ctx, tree, node, name, method, arg_nodes, arg_evs, dot, vars, fi
         if key is not None:
             _METHODS[key] = f
     argv = _args(ctx, tree, node, f, arg_nodes, arg_evs, dot, vars, final)
-    return _invoke(ctx, tree, node, name, method, argv)
+    return invoke(ctx, tree, node, name, method, argv)
 
 
 class _CallError(Exception):
@@ -354,15 +366,14 @@ class _CallError(Exception):
 
 def _call_builtin(ctx, tree, cmd, argv, arg_nodes, final):
     """The ``call`` builtin: call a function value with the remaining arguments."""
-    from .exec import type_name
     fn = argv[0]
     rest = argv[1:]
-    callee = str(arg_nodes[0]) if arg_nodes else (final if isinstance(final, str) else "<%s Value>" % type_name(final))
+    callee = str(arg_nodes[0]) if arg_nodes else (final if isinstance(final, str) else "<%s Value>" % go_type_name(final))
     try:
         if fn is None:
             raise _CallError("call of nil")
         if not callable(fn):
-            raise _CallError("non-function %s of type %s" % (callee, type_name(fn)))
+            raise _CallError("non-function %s of type %s" % (callee, go_type_name(fn)))
         nfixed, variadic = arity(fn)
         if variadic and len(rest) < nfixed:
             raise _CallError("wrong number of args for %s: got %d want at least %d" % (callee, len(rest), nfixed))
@@ -370,4 +381,4 @@ def _call_builtin(ctx, tree, cmd, argv, arg_nodes, final):
             raise _CallError("wrong number of args for %s: got %d want %d" % (callee, len(rest), nfixed))
     except _CallError as exc:
         raise err(ctx, tree, cmd, "error calling call: %s" % exc)
-    return _invoke(ctx, tree, cmd, "call", fn, rest)
+    return invoke(ctx, tree, cmd, "call", fn, rest)

@@ -3,9 +3,11 @@
 Callers (Helm's render layer) rewrite these messages (``parse error at (...)``, Helm 4's
 multi-line chains), so the parts are kept as attributes instead of only a string.
 """
+from ..errors import HelmlessError
+from ..govalue.strconv import go_quote
 
 
-class TemplateError(Exception):
+class TemplateError(HelmlessError):
     """Base of every error the template engine raises."""
 
 
@@ -39,7 +41,6 @@ class ExecError(TemplateError):
         super().__init__(self._text())
 
     def _head(self):
-        from .fmt import go_quote
         if self.name is None:
             return ""
         if self.location is None:

@@ -8,6 +8,8 @@ Go lexer emits ``itemError`` and stops; the parser reports it when it gets there
 """
 import re
 
+from ..govalue.strconv import go_quote
+
 (EOF, ERROR, TEXT, LEFT, RIGHT, SPACE, FIELD, IDENT, VAR, STRING, RAWSTRING, CHARCONST,
  NUMBER, COMPLEX, BOOL, DOT, NIL, PIPE, LPAREN, RPAREN, DECLARE, ASSIGN, CHAR, COMMENT,
  KEYWORD) = range(25)
@@ -172,14 +174,14 @@ def _lex_action(text, pos, toks, break_ok, continue_ok):
         elif k == 9:
             end = _scan_number(text, start)
             if end < 0:
-                append((ERROR, "bad number syntax: %s" % _q(text[start:-end - 1]), start, sp))
+                append((ERROR, "bad number syntax: %s" % go_quote(text[start:-end - 1]), start, sp))
                 return -1
             typ = NUMBER
             if end < n and text[end] in "+-":
                 p2 = _scan_number(text, end)
                 if p2 < 0 or text[p2 - 1] != "i":
                     stop = -p2 - 1 if p2 < 0 else p2
-                    append((ERROR, "bad number syntax: %s" % _q(text[start:stop]), start, sp))
+                    append((ERROR, "bad number syntax: %s" % go_quote(text[start:stop]), start, sp))
                     return -1
                 end = p2
                 typ = COMPLEX
@@ -220,11 +222,6 @@ def _pad(toks):
     """Repeat the final EOF/ERROR token so the parser may look ahead past it."""
     toks.extend([toks[-1]] * 3)
     return toks
-
-
-def _q(s):
-    from .fmt import go_quote
-    return go_quote(s)
 
 
 def _terminator(text, pos):
@@ -290,7 +287,6 @@ def token_str(tok):
         return val
     if typ >= KEYWORD or typ == NIL or typ == DOT:
         return "<%s>" % val
-    from .fmt import go_quote
     if len(val) > 10:
         return go_quote(val[:10]) + "..."
     return go_quote(val)

@@ -3,8 +3,8 @@
 Every Ansible task is a new process, so the in-memory parse cache of template.py starts empty each
 time. An entry here is the parser's output for one template file — its trees, pickled before they
 are ever compiled or run, and the identifiers it looked up as functions — keyed by the template's
-name and text, the parser's break/continue switches and ``ENGINE``: a hash of this package's source,
-so any change to the template engine invalidates every entry. See diskcache for the guarantees
+name and text, the parser's break/continue switches and ``ENGINE``: a hash of this package's source and
+the value model's, so any change to the template engine invalidates every entry. See diskcache for the guarantees
 (atomic writes, corrupt or foreign entries ignored, ``HELMLESS_CACHE=off``).
 """
 import pickle
@@ -13,14 +13,18 @@ import sys
 from ..diskcache import Store, digest, enabled
 
 MAX_BYTES = 256 * 1024 * 1024
-# Every module of this package: the parse trees are instances of its classes and its code built them.
-ENGINE_MODULES = ("__init__", "calls", "errors", "exec", "fmt", "lexer", "nodes", "parsecache", "parser",
-                  "signature", "strconv", "template", "unquote", "values")
+# Every module of this package and of the value model it parses literals with (strconv, unquote): the
+# parse trees are instances of their classes and their code built them.
+ENGINE_MODULES = {
+    "gotemplate": ("__init__", "builtins", "calls", "errors", "exec", "lexer", "nodes", "parsecache", "parser",
+                   "template"),
+    "govalue": ("__init__", "cast", "fmt", "re2", "reflect", "signature", "strconv", "unquote", "values"),
+}
 _state = {}
 
 
 def _source_digest(name):
-    from ..codecache import SOURCE_DIGESTS
+    from ..codecache import SOURCE_DIGESTS  # lazy: importing codecache installs its zip finder; modules opt in
     known = SOURCE_DIGESTS.get(name)
     if known:
         return known
@@ -32,11 +36,11 @@ def _source_digest(name):
 
 
 def engine_digest():
-    """Hash of the template engine's source (every module of this package), computed once per process."""
+    """Hash of the template engine's source (every module of ENGINE_MODULES), computed once per process."""
     if "engine" not in _state:
-        package = __name__.rpartition(".")[0]
-        _state["engine"] = digest(*(_source_digest(package if m == "__init__" else package + "." + m)
-                                    for m in ENGINE_MODULES))
+        root = __name__.rsplit(".", 2)[0]
+        _state["engine"] = digest(*(_source_digest(root + "." + package + ("" if m == "__init__" else "." + m))
+                                    for package, modules in ENGINE_MODULES.items() for m in modules))
     return _state["engine"]
 
 

@@ -8,9 +8,9 @@ import json
 import math
 import re
 
-from ..gotemplate.values import GoStruct, go_type_name
-from ..gotemplate.strconv import go_quote
-from .numfmt import format_json
+from ..govalue.strconv import format_float_json, go_quote
+from ..govalue.values import GoStruct, go_type_name
+from ..errors import HelmlessError
 
 try:
     from json.encoder import c_encode_basestring as _enc_str
@@ -20,7 +20,7 @@ if _enc_str is None:  # pragma: no cover
     from json.encoder import py_encode_basestring as _enc_str
 
 
-class JSONError(ValueError):
+class JSONError(HelmlessError, ValueError):
     """json.Marshal / json.Unmarshal failed; ``str()`` is Go's error text."""
 
 
@@ -79,7 +79,7 @@ def _encode(v, parts, indent=None, nl=None):
         parts.append(_enc_str(v))
     elif isinstance(v, float):
         try:
-            parts.append(format_json(v))
+            parts.append(format_float_json(v))
         except ValueError as exc:
             raise JSONError(str(exc))
     elif isinstance(v, int):

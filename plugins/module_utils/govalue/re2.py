@@ -3,10 +3,13 @@
 A Go pattern is parsed with Go's rules and error messages, then emitted as an equivalent
 Python pattern: anchors, ``\\b``, ``\\d``/``\\s``/``\\w`` become their ASCII meanings, flags
 become scoped groups, and named groups become numbered ones (names kept aside, since Go
-accepts names Python does not).  Matching lives in regex.py.
+accepts names Python does not).  Matching lives in Sprig's
+regex functions (funcs/sprig/regex.py).
 """
 import re
 import unicodedata
+
+from ..errors import HelmlessError
 
 _MAX_RUNE = 0x10FFFF
 _WORD = "[0-9A-Za-z_]"
@@ -22,11 +25,11 @@ _POSIX = {
 }
 
 
-class RegexpError(Exception):
+class RegexpError(HelmlessError):
     """Go's *syntax.Error: ``error parsing regexp: <code>: `<expr>```."""
 
     def __init__(self, code, expr):
-        Exception.__init__(self, "error parsing regexp: %s: `%s`" % (code, expr))
+        HelmlessError.__init__(self, "error parsing regexp: %s: `%s`" % (code, expr))
 
 
 _CAT_TABLE = {}
