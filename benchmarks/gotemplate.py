@@ -118,7 +118,8 @@ def helm_times(root, runs):
 
 def our_times(files, runs):
     from ansible_collections.helmless.core.plugins.module_utils.gotemplate import TemplateSet
-    from ansible_collections.helmless.core.plugins.module_utils.gotemplate.fmt import go_quote, format_value
+    from ansible_collections.helmless.core.plugins.module_utils.govalue.fmt import format_value
+    from ansible_collections.helmless.core.plugins.module_utils.govalue.strconv import go_quote
 
     def quote(*args):
         return " ".join(go_quote(a if isinstance(a, str) else format_value(a)) for a in args if a is not None)

@@ -2,7 +2,7 @@
 
 import re
 
-from ..gotemplate.values import GoStruct
+from ..govalue.values import GoStruct
 from .errors import ChartError
 
 # The Helm release the engine renders, plans and stores exactly like (scripts/versions.env HELM4_VERSION is the

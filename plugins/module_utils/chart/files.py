@@ -7,9 +7,9 @@ bytes) carrying ``GO_TYPE``/``GO_METHODS`` like :class:`GoStruct`; methods win o
 import base64
 import posixpath
 
+from ..govalue.signature import go_signature
+from ..govalue.values import StringSlice
 from .match import glob_regex
-from ..gotemplate.signature import go_signature
-from ..gotemplate.values import StringSlice
 
 _EXCLUDED = ("Chart.yaml", "Chart.lock", "values.yaml", "values.schema.json")
 

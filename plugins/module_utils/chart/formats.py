@@ -8,7 +8,8 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-from ..gotemplate.fmt import go_quote
+from ..govalue.re2 import translate
+from ..govalue.strconv import go_quote
 
 
 def squote(text):
@@ -261,10 +262,7 @@ def check(value, fmt):
         return None
     if fmt == "regex":
         try:
-            from ..funcs.sprig._re2 import translate
             translate(value)
-        except ImportError:
-            return None
         except Exception as exc:
             text = str(exc)
             return text if text.startswith("error parsing regexp") else "error parsing regexp: " + text

@@ -16,7 +16,7 @@ import stat
 import tarfile
 import zlib
 
-from ..gotemplate.strconv import go_quote
+from ..govalue.strconv import go_quote
 from .errors import ChartError
 from .ignore import HELMIGNORE, Rules
 from .metadata import APIVERSION_V1, decode_lock, decode_metadata, decode_struct, json_kind, validate_metadata

@@ -10,9 +10,9 @@ import math
 import re
 import struct
 
-from .errors import ChartError
-from ..gotemplate.strconv import go_quote
+from ..govalue.strconv import go_quote
 from ..semver import is_valid_version
+from .errors import ChartError
 
 APIVERSION_V1 = "v1"
 APIVERSION_V2 = "v2"

@@ -23,11 +23,11 @@ sorted.
 import json
 import re
 
-from ..gotemplate.fmt import format_value
-from ..gotemplate.values import go_type_name
+from ..govalue.fmt import format_value
+from ..govalue.values import go_type_name
 from . import schemav6
-from .formats import squote
 from .errors import ValuesError
+from .formats import squote
 
 HEADER = "values don't meet the specifications of the schema(s) in the following chart(s):\n"
 

@@ -9,6 +9,7 @@ the ``jsonschema`` package.
 
 import re
 
+from ..govalue.re2 import translate
 from . import formats
 
 _UNSUPPORTED = ("$dynamicRef", "$recursiveRef", "unevaluatedProperties", "unevaluatedItems",
@@ -194,13 +195,9 @@ class _Schema(object):
 
 
 def _regex(pattern):
-    """Go RE2 semantics through the Sprig regex translator (``funcs.sprig._re2.translate``)."""
+    """Go RE2 semantics: the pattern translated by ``govalue.re2``."""
     try:
-        from ..funcs.sprig._re2 import translate
-    except ImportError:
-        translate = None
-    try:
-        return re.compile(translate(pattern)[0] if translate else pattern)
+        return re.compile(translate(pattern)[0])
     except Exception as exc:
         raise Unsupported("pattern %s: %s" % (pattern, exc))
 

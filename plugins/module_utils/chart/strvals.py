@@ -10,9 +10,9 @@ decode JSON, read files, or take the rest of the line literally.  Errors are
 import json
 import os
 
-from ..gotemplate.fmt import go_quote
+from ..govalue.strconv import go_quote
+from ..govalue.values import Int64, go_type_name
 from ..goyaml import merge_maps
-from ..gotemplate.values import Int64, go_type_name
 from .errors import ValuesError
 
 MAX_INDEX = 65536

@@ -7,8 +7,8 @@ chart defaults are copied before they are merged, as Helm does.  Warnings Helm l
 """
 
 
-from ..gotemplate.fmt import format_value
-from ..gotemplate.values import go_type_name
+from ..govalue.fmt import format_value
+from ..govalue.values import go_type_name
 from .capabilities import Capabilities, HelmVersion, KubeVersion, VersionSet, parse_kube_version
 from .errors import ValuesError
 from .files import Files

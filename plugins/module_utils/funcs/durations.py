@@ -6,10 +6,10 @@ as seconds. Only ``mustToDuration`` fails on a bad argument; the others return 0
 """
 import math
 
-from ..gotemplate.fmt import format_value
-from ..gotemplate.signature import go_signature
-from ..gotemplate.values import GoStruct, go_type_name
-from .sprig._go import parse_float
+from ..govalue.fmt import format_value
+from ..govalue.signature import go_signature
+from ..govalue.strconv import go_quote, parse_float
+from ..govalue.values import GoStruct, go_type_name
 from .sprig.gotime import duration_string, parse_duration, round_duration
 
 _SECOND = 10**9
@@ -125,7 +125,7 @@ def as_duration(v):
         try:
             seconds = parse_float(s)
         except ValueError:
-            raise DurationError("could not parse duration %s" % _quote(v))
+            raise DurationError("could not parse duration %s" % go_quote(v))
         return _from_seconds_float(seconds)
     if v is None:
         raise DurationError("invalid duration")
@@ -139,19 +139,11 @@ def as_duration(v):
     raise DurationError("unsupported duration type %s" % go_type_name(v))
 
 
-def _quote(s):
-    from ..gotemplate.strconv import go_quote
-    return go_quote(s)
-
-
 @go_signature("interface {}")
 def must_to_duration(v):
-    """``mustToDuration``: the duration, or the template fails (Go panics; text/template reports it)."""
-    from .helm import HelmFuncError
-    try:
-        return as_duration(v)
-    except DurationError as exc:
-        raise HelmFuncError(str(exc))
+    """``mustToDuration``: the duration, or the template fails with the DurationError (Go panics;
+    text/template reports it as the call's error)."""
+    return as_duration(v)
 
 
 def _converter(method, zero):

@@ -6,7 +6,8 @@ so the engine builds them per render with :func:`render_funcs`.
 """
 from .. import goyaml
 from ..gotemplate.errors import WrappedError
-from ..gotemplate.signature import go_signature
+from ..govalue.signature import go_signature
+from ..govalue.strconv import go_quote
 from .durations import DURATION_FUNCS
 
 WARN_START = "HELM_ERR_START"
@@ -216,15 +217,10 @@ def tpl_func(template_set, counters, funcs_for):
         try:
             clone.parse("gotpl", text)
         except Exception as exc:
-            raise WrappedError("cannot parse template %s" % _go_q(text), exc)
+            raise WrappedError("cannot parse template %s" % go_quote(text), exc)
         try:
             out = clone.execute("gotpl", data)
         except Exception as exc:
-            raise WrappedError("error during tpl function execution for %s" % _go_q(text), exc)
+            raise WrappedError("error during tpl function execution for %s" % go_quote(text), exc)
         return out.replace("<no value>", "")
     return tpl
-
-
-def _go_q(text):
-    from ..gotemplate.fmt import go_quote
-    return go_quote(text)

@@ -5,16 +5,15 @@
     ts.execute(name, data)      # raw Go output ("<no value>" not stripped); ExecError
     ts.has(name); ts.names(); ts.clone(); ts.add_funcs({...})
 
-Functions are plain callables over the value model (values.py); positional parameters
-mirror Go's (``*args`` for a variadic).  ``go_signature("int", "string", variadic=None)``
-(or ``fn.go_params``/``fn.go_variadic``) adds Go's argument type checks.  An exception
-becomes ``error calling NAME: <str(exc)>``; a TemplateError raised by a nested execution
-is kept as the ``cause`` of the ExecError (see ``ExecError.chain``).  Go formatting lives
-in ``fmt`` (format_value, sprintf, sprint, sprintln) and ``strconv`` (go_quote,
-format_float).
+Functions are plain callables over the Go value model (the govalue package); positional
+parameters mirror Go's (``*args`` for a variadic).  ``govalue.signature.go_signature("int",
+"string", variadic=None)`` (or ``fn.go_params``/``fn.go_variadic``) adds Go's argument type
+checks.  An exception becomes ``error calling NAME: <str(exc)>``; a TemplateError raised by a
+nested execution is kept as the ``cause`` of the ExecError (see ``ExecError.chain``).  The
+builtin functions (``and``, ``eq``, ``printf``...) are in builtins.py, as Go's funcs.go; Go
+formatting is ``govalue.fmt`` and ``govalue.strconv``.
 """
 from .errors import ExecError, ParseError, TemplateError, WrappedError
-from .signature import go_signature
 from .template import TemplateSet
 
-__all__ = ["TemplateSet", "TemplateError", "ParseError", "ExecError", "WrappedError", "go_signature"]
+__all__ = ["TemplateSet", "TemplateError", "ParseError", "ExecError", "WrappedError"]

@@ -5,10 +5,10 @@ work is a length check, evaluating the arguments and the Python call.  Go parame
 types, when a function declares them (``go_params``/``go_variadic``, see signature.py),
 select Go's literal rules (``expected integer; found "3"``) and assignability checks.
 """
+from ..govalue.signature import arity
+from ..govalue.values import go_int_class, go_type_name
 from . import nodes as N
 from .errors import ExecError, TemplateError
-from .signature import arity
-from .values import go_int_class
 
 
 class _Missing(object):
@@ -87,7 +87,6 @@ def validate(ctx, tree, node, v, ptype, raw):
 
     ``raw`` tells a nil read straight from a map (static type interface{}) from a nil
     that went through a pipeline (an invalid value): Go words the errors differently."""
-    from .exec import type_name
     if v is None:
         if raw:
             raise err(ctx, tree, node, "wrong type for value; expected %s; got interface {}" % ptype)
@@ -97,7 +96,7 @@ def validate(ctx, tree, node, v, ptype, raw):
     check = _CHECKS.get(ptype)
     if check is None or check(v):
         return v
-    raise err(ctx, tree, node, "wrong type for value; expected %s; got %s" % (ptype, type_name(v)))
+    raise err(ctx, tree, node, "wrong type for value; expected %s; got %s" % (ptype, go_type_name(v)))
 
 
 def typed_value(ctx, tree, node, ev, ptype, dot, vars):
@@ -140,9 +139,26 @@ def _at(node):
     if isinstance(node, N.ChainNode) and isinstance(node.node, N.PipeNode):
         node = node.node
     if isinstance(node, N.PipeNode):
-        from .exec import last_node
         return last_node(node)
     return node
+
+
+def last_node(pipe):
+    """The node Go's s.at last recorded after evaluating ``pipe`` (errors after it cite it)."""
+    return last_at(pipe.cmds[-1])
+
+
+def last_at(cmd):
+    """The node Go's s.at last recorded after evaluating the command ``cmd``."""
+    first = cmd.args[0]
+    if isinstance(first, N.PipeNode):
+        return last_node(first)
+    if isinstance(first, (N.IdentifierNode, N.FieldNode, N.ChainNode, N.VariableNode)) and len(cmd.args) > 1:
+        arg = cmd.args[-1]
+        return last_node(arg) if isinstance(arg, N.PipeNode) else arg
+    if isinstance(first, N.ChainNode) and isinstance(first.node, N.PipeNode):
+        return last_node(first.node)
+    return first
 
 
 def _args(ctx, tree, ident, f, arg_nodes, arg_evs, dot, vars, final):
@@ -354,15 +370,14 @@ class _CallError(Exception):
 
 def _call_builtin(ctx, tree, cmd, argv, arg_nodes, final):
     """The ``call`` builtin: call a function value with the remaining arguments."""
-    from .exec import type_name
     fn = argv[0]
     rest = argv[1:]
-    callee = str(arg_nodes[0]) if arg_nodes else (final if isinstance(final, str) else "<%s Value>" % type_name(final))
+    callee = str(arg_nodes[0]) if arg_nodes else (final if isinstance(final, str) else "<%s Value>" % go_type_name(final))
     try:
         if fn is None:
             raise _CallError("call of nil")
         if not callable(fn):
-            raise _CallError("non-function %s of type %s" % (callee, type_name(fn)))
+            raise _CallError("non-function %s of type %s" % (callee, go_type_name(fn)))
         nfixed, variadic = arity(fn)
         if variadic and len(rest) < nfixed:
             raise _CallError("wrong number of args for %s: got %d want at least %d" % (callee, len(rest), nfixed))

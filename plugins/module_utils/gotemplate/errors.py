@@ -3,6 +3,7 @@
 Callers (Helm's render layer) rewrite these messages (``parse error at (...)``, Helm 4's
 multi-line chains), so the parts are kept as attributes instead of only a string.
 """
+from ..govalue.strconv import go_quote
 
 
 class TemplateError(Exception):
@@ -39,7 +40,6 @@ class ExecError(TemplateError):
         super().__init__(self._text())
 
     def _head(self):
-        from .fmt import go_quote
         if self.name is None:
             return ""
         if self.location is None:

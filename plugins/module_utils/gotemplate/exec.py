@@ -9,11 +9,12 @@ the node Go's ``s.at`` would have recorded.
 """
 import gc
 
+from ..govalue.fmt import format_value, sort_keys
+from ..govalue.strconv import go_quote
+from ..govalue.values import GoStruct, Uint8, go_type_name
 from . import nodes as N
-from .calls import MISSING, call_function, call_method, make_plan, typed_value, err
+from .calls import MISSING, call_function, call_method, err, last_at, last_node, make_plan, typed_value
 from .errors import TemplateError
-from .fmt import _fmt_arg, _PLAIN, format_value, go_type_name, sort_keys
-from .values import GoStruct, Uint8
 
 UNSET = MISSING.__class__()
 _INTERFACE = "interface {}"
@@ -31,11 +32,6 @@ _BREAK = _Break()
 _CONTINUE = _Continue()
 
 
-def type_name(v):
-    """Go type name, honouring GO_TYPE on dict/list subclasses (common.Values...)."""
-    return go_type_name(v)
-
-
 def print_action(v):
     """exec.go printValue: ``<no value>`` for nil, pointers indirected, else fmt.Sprint."""
     if v is None:
@@ -45,7 +41,7 @@ def print_action(v):
         if "String" in v.GO_METHODS:
             return v.go_method("String")()
         if v.GO_TYPE.startswith("*"):
-            return _fmt_arg(v, "v", _PLAIN, 0)[1:]
+            return format_value(v)[1:]
     return format_value(v)
 
 
@@ -80,24 +76,6 @@ def ideal_constant(n):
     if n.is_uint:
         return None, "%s overflows int" % text
     return None, None
-
-
-def last_node(pipe):
-    """The node Go's s.at last recorded after evaluating ``pipe`` (errors after it cite it)."""
-    return last_at(pipe.cmds[-1])
-
-
-def last_at(cmd):
-    """The node Go's s.at last recorded after evaluating the command ``cmd``."""
-    first = cmd.args[0]
-    if isinstance(first, N.PipeNode):
-        return last_node(first)
-    if isinstance(first, (N.IdentifierNode, N.FieldNode, N.ChainNode, N.VariableNode)) and len(cmd.args) > 1:
-        arg = cmd.args[-1]
-        return last_node(arg) if isinstance(arg, N.PipeNode) else arg
-    if isinstance(first, N.ChainNode) and isinstance(first.node, N.PipeNode):
-        return last_node(first.node)
-    return first
 
 
 class _Compiler(object):
@@ -301,7 +279,7 @@ class _Compiler(object):
         def run_template(ctx, dot, vars, w):
             sub = ctx.ts._trees.get(name)
             if sub is None:
-                raise err(ctx, tree, node, "template %s not defined" % _q(name))
+                raise err(ctx, tree, node, "template %s not defined" % go_quote(name))
             if ctx.depth >= 100000:
                 raise err(ctx, tree, node, "exceeded maximum template depth (100000)")
             d = pe(ctx, dot, vars) if pe is not None else None
@@ -479,7 +457,7 @@ class _Compiler(object):
             static = _INTERFACE if raw else None
             if r is None and not raw:
                 if ctx.ts.missingkey == "error":
-                    raise err(ctx, tree, node, "nil data; no entry for key %s" % _q(names[0]))
+                    raise err(ctx, tree, node, "nil data; no entry for key %s" % go_quote(names[0]))
                 return None
             for name in head:
                 ms = maps_get(r.__class__)
@@ -560,7 +538,7 @@ def missing_key(ctx, tree, node, name):
     if mk == "zero":
         return None
     if mk == "error":
-        raise err(ctx, tree, node, "map has no entry for key %s" % _q(name))
+        raise err(ctx, tree, node, "map has no entry for key %s" % go_quote(name))
     return UNSET
 
 
@@ -596,7 +574,7 @@ def field(ctx, tree, node, r, name, static):
             return r.go_field(name), None
         except KeyError:
             pass
-    raise err(ctx, tree, node, "can't evaluate field %s in type %s" % (name, static or type_name(r)))
+    raise err(ctx, tree, node, "can't evaluate field %s in type %s" % (name, static or go_type_name(r)))
 
 
 def field_call(ctx, tree, node, r, name, static, arg_nodes, arg_evs, dot, vars, final):
@@ -621,12 +599,7 @@ def field_call(ctx, tree, node, r, name, static, arg_nodes, arg_evs, dot, vars, 
         if has_args:
             raise err(ctx, tree, node, "%s has arguments but cannot be invoked as function" % name)
         return r.go_field(name)
-    raise err(ctx, tree, node, "can't evaluate field %s in type %s" % (name, static or type_name(r)))
-
-
-def _q(s):
-    from .fmt import go_quote
-    return go_quote(s)
+    raise err(ctx, tree, node, "can't evaluate field %s in type %s" % (name, static or go_type_name(r)))
 
 
 __all__ = ["compile_tree", "print_action", "typed_value", "UNSET"]

@@ -9,6 +9,8 @@ Go lexer emits ``itemError`` and stops; the parser reports it when it gets there
 import re
 from collections import namedtuple
 
+from ..govalue.strconv import go_quote
+
 # Token kinds, Go's itemType.
 (EOF, ERROR, TEXT, LEFT, RIGHT, SPACE, FIELD, IDENT, VAR, STRING, RAWSTRING, CHARCONST,
  NUMBER, COMPLEX, BOOL, DOT, NIL, PIPE, LPAREN, RPAREN, DECLARE, ASSIGN, CHAR, COMMENT,
@@ -176,14 +178,14 @@ def _lex_action(text, pos, append, words):
         elif group == "number":
             end = _scan_number(text, start)
             if end < 0:
-                append(_new(Token, (ERROR, "bad number syntax: %s" % _q(text[start:-end - 1]), start, sp)))
+                append(_new(Token, (ERROR, "bad number syntax: %s" % go_quote(text[start:-end - 1]), start, sp)))
                 return -1
             kind = NUMBER
             if end < n and text[end] in "+-":
                 p2 = _scan_number(text, end)
                 if p2 < 0 or text[p2 - 1] != "i":
                     stop = -p2 - 1 if p2 < 0 else p2
-                    append(_new(Token, (ERROR, "bad number syntax: %s" % _q(text[start:stop]), start, sp)))
+                    append(_new(Token, (ERROR, "bad number syntax: %s" % go_quote(text[start:stop]), start, sp)))
                     return -1
                 end = p2
                 kind = COMPLEX
@@ -209,10 +211,6 @@ def _pad(toks):
     toks.extend([toks[-1]] * 3)
     return toks
 
-
-def _q(s):
-    from .fmt import go_quote
-    return go_quote(s)
 
 
 def _accept_run(text, pos, chars):
@@ -268,7 +266,6 @@ def token_str(tok):
         return val
     if typ >= KEYWORD or typ == NIL or typ == DOT:
         return "<%s>" % val
-    from .fmt import go_quote
     if len(val) > 10:
         return go_quote(val[:10]) + "..."
     return go_quote(val)

@@ -3,7 +3,7 @@
 Each node prints itself as Go's ``String()`` does, because execution errors quote the
 failing node (``at <.Values.a.b>``).  ``pos`` is a character offset into the tree's text.
 """
-from .fmt import go_quote
+from ..govalue.strconv import go_quote
 
 
 class Tree(object):

@@ -3,14 +3,14 @@
 Every Ansible task is a new process, so the in-memory parse cache of template.py starts empty each
 time. An entry here is the parser's output for one template file — its trees, before they are ever
 compiled or run, and the identifiers it looked up as functions — keyed by the template's name and
-text, the parser's break/continue switches and ``ENGINE``: a hash of this package's source, so any
-change to the template engine invalidates every entry.
+text, the parser's break/continue switches and ``ENGINE``: a hash of this package's source and the
+value model's, so any change to the template engine invalidates every entry.
 
 Trees are stored as nested tuples of plain values (``encode``) in ``marshal`` format, not pickled:
-pickling objects with ``__slots__`` cost more than parsing the text again (0.5 s to write
-kube-prometheus-stack's trees against 0.14 s), and marshal reads plain values at C speed; rebuilding
-the nodes from them (``decode``) is the only Python-level work of a hit. The text itself is not
-stored: the caller has it, it is part of the key. See diskcache for the guarantees
+pickling slotted nodes was the largest cost of a cold kube-prometheus-stack render (0.48 s to write
+its trees, against 0.14 s in this form), and marshal reads plain values at C speed. Lists of nodes
+are decoded when first read (``_StoredList``), which exec does when it first runs them. The text
+itself is not stored: the caller has it, and it is part of the key. See diskcache for the guarantees
 (atomic writes, corrupt or foreign entries ignored, ``HELMLESS_CACHE=off``).
 """
 import marshal
@@ -20,9 +20,13 @@ from ..diskcache import Store, digest, enabled
 from . import nodes as N
 
 MAX_BYTES = 256 * 1024 * 1024
-# Every module of this package: the parse trees are instances of its classes and its code built them.
-ENGINE_MODULES = ("__init__", "calls", "errors", "exec", "fmt", "lexer", "nodes", "parsecache", "parser",
-                  "signature", "strconv", "template", "unquote", "values")
+# Every module of this package and of the value model it parses literals with (strconv, unquote): the
+# parse trees are instances of their classes and their code built them.
+ENGINE_MODULES = {
+    "gotemplate": ("__init__", "builtins", "calls", "errors", "exec", "lexer", "nodes", "parsecache", "parser",
+                   "template"),
+    "govalue": ("__init__", "cast", "fmt", "re2", "reflect", "signature", "strconv", "unquote", "values"),
+}
 _state = {}
 
 
@@ -39,11 +43,11 @@ def _source_digest(name):
 
 
 def engine_digest():
-    """Hash of the template engine's source (every module of this package), computed once per process."""
+    """Hash of the template engine's source (every module of ENGINE_MODULES), computed once per process."""
     if "engine" not in _state:
-        package = __name__.rpartition(".")[0]
-        _state["engine"] = digest(*(_source_digest(package if m == "__init__" else package + "." + m)
-                                    for m in ENGINE_MODULES))
+        root = __name__.rsplit(".", 2)[0]
+        _state["engine"] = digest(*(_source_digest(root + "." + package + ("" if m == "__init__" else "." + m))
+                                    for package, modules in ENGINE_MODULES.items() for m in modules))
     return _state["engine"]
 
 

@@ -6,17 +6,17 @@ variable stack by name.
 """
 import math
 
+from ..govalue.strconv import go_quote, parse_complex_literal, parse_float_literal, parse_int_literal
+from ..govalue.unquote import unquote, unquote_char
 from . import lexer as L
+from .errors import ParseError
 from .lexer import (ASSIGN, BOOL, CHAR, CHARCONST, COMPLEX, DECLARE, DOT, EOF, ERROR, FIELD, IDENT,
                     K_BLOCK, K_BREAK, K_CONTINUE, K_DEFINE, K_ELSE, K_END, K_IF, K_RANGE, K_TEMPLATE,
                     K_WITH, LEFT, LPAREN, NIL, NUMBER, PIPE, RAWSTRING, RIGHT, RPAREN, STRING, TEXT, VAR)
-from .errors import ParseError
 from .nodes import (ActionNode, BoolNode, BreakNode, ChainNode, CommandNode, ContinueNode,
                     DotNode, FieldNode, IdentifierNode, IfNode, ListNode, NilNode, NumberNode,
                     PipeNode, RangeNode, StringNode, TemplateNode, TextNode, Tree, VariableNode,
                     WithNode, is_empty_tree)
-from .strconv import _parse_complex, _parse_float, _parse_int, _simplify_complex
-from .unquote import unquote, unquote_char
 
 _OPERAND_START = frozenset((BOOL, CHARCONST, COMPLEX, DOT, FIELD, IDENT, NUMBER, NIL, RAWSTRING,
                             STRING, VAR, LPAREN))
@@ -141,7 +141,7 @@ class Parser(object):
             self.trees[tree.name] = tree
             return
         if not is_empty_tree(tree.root):
-            self.errorf("template: multiple definition of template %s" % _q(tree.name))
+            self.errorf("template: multiple definition of template %s" % go_quote(tree.name))
 
     def parse_definition(self):
         """Define: ``{{define stringValue}} itemList {{end}}``; ``{{define`` is past.
@@ -461,7 +461,7 @@ class Parser(object):
             node.ident.extend(names)
             return node
         if isinstance(node, (BoolNode, StringNode, NumberNode, NilNode, DotNode)):
-            self.errorf("unexpected . after term %s" % _q(str(node)))
+            self.errorf("unexpected . after term %s" % go_quote(str(node)))
         chain = ChainNode(pos, node)
         chain.field = names
         return chain
@@ -480,7 +480,7 @@ class Parser(object):
             return FieldNode(pos, val)
         if kind == IDENT:
             if val not in self.funcs:
-                self.errorf("function %s not defined" % _q(val))
+                self.errorf("function %s not defined" % go_quote(val))
             self.idents.add(val)
             return IdentifierNode(pos, val)
         if kind == STRING or kind == RAWSTRING:
@@ -505,7 +505,7 @@ class Parser(object):
         var = VariableNode(pos, name)
         head = var.ident[0]
         if head not in self.scope.names:
-            self.errorf("undefined variable %s" % _q(head))
+            self.errorf("undefined variable %s" % go_quote(head))
         var.slot, var.elem = self.resolve(head)
         return var
 
@@ -525,7 +525,7 @@ class Parser(object):
             n.float_val = float(r)
             return n
         if typ == COMPLEX or text.endswith("i"):
-            c = _parse_complex(text)
+            c = parse_complex_literal(text)
             if c is None:
                 if typ == COMPLEX:
                     self.errorf("expected integer")
@@ -534,11 +534,11 @@ class Parser(object):
                 n.complex_val = c
                 _simplify_complex(n)
                 return n
-        u = _parse_int(text, unsigned=True)
+        u = parse_int_literal(text, unsigned=True)
         if u is not None:
             n.is_uint = True
             n.int_val = u
-        i = _parse_int(text, unsigned=False)
+        i = parse_int_literal(text, unsigned=False)
         if i is not None:
             n.is_int = True
             n.int_val = i
@@ -548,10 +548,10 @@ class Parser(object):
             n.is_float = True
             n.float_val = float(n.int_val)
         else:
-            f = _parse_float(text)
+            f = parse_float_literal(text)
             if f is not None:
                 if not any(ch in text for ch in ".eEpP"):
-                    self.errorf("integer overflow: %s" % _q(text))
+                    self.errorf("integer overflow: %s" % go_quote(text))
                 n.is_float = True
                 n.float_val = f
                 if math.isfinite(f) and float(int(f)) == f:
@@ -563,13 +563,19 @@ class Parser(object):
                         n.is_uint = True
                         n.int_val = iv
         if not (n.is_int or n.is_uint or n.is_float):
-            self.errorf("illegal number syntax: %s" % _q(text))
+            self.errorf("illegal number syntax: %s" % go_quote(text))
         return n
 
 
-def _q(s):
-    from .fmt import go_quote
-    return go_quote(s)
+def _simplify_complex(n):
+    """A complex constant with zero imaginary part is also a float (and maybe an int)."""
+    c = n.complex_val
+    if c.imag == 0:
+        n.is_float = True
+        n.float_val = c.real
+        if float(int(c.real)) == c.real:
+            n.is_int = True
+            n.int_val = int(c.real)
 
 
 def parse(name, text, funcs):

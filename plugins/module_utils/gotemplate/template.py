@@ -7,11 +7,12 @@ chart neither re-parses nor re-compiles its templates; parse results also persis
 """
 import gc
 
+from ..govalue.strconv import go_quote
 from . import parsecache
+from .builtins import BUILTINS
 from .calls import Func, err
 from .errors import ExecError
 from .exec import UNSET, compile_tree
-from .fmt import go_quote
 from .nodes import is_empty_tree
 from .parser import Parser
 
@@ -36,7 +37,6 @@ class _Ctx(object):
 
 
 def _builtins():
-    from ..funcs.builtins import BUILTINS
     return BUILTINS
 
 

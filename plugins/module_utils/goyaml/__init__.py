@@ -4,7 +4,7 @@ Loading follows ``sigs.k8s.io/yaml`` (go-yaml v2 typing, then a JSON round trip:
 are strings, numbers float64); ``to_yaml`` is ``sigs.k8s.io/yaml.Marshal``,
 ``to_yaml_pretty`` yaml.v3's encoder, ``to_json``/``from_json`` Go's encoding/json,
 ``to_toml``/``from_toml`` BurntSushi/toml.  Values use the model of
-``gotemplate/values.py``.
+``govalue/values.py``.
 """
 from .errors import YAMLError
 from .loader import iter_documents, convert_error

@@ -2,11 +2,11 @@
 import base64
 import re
 
-from ..gotemplate.values import GoStruct, go_type_name
+from ..govalue.strconv import format_float, format_float_json
+from ..govalue.values import GoStruct, go_type_name
 from .emitter import Emitter
 from .errors import YAMLError
 from .gojson import struct_value, NilMap, NilList
-from .numfmt import format_g, format_json
 
 _INT_TEXT = re.compile(r"^-?[0-9]+$")
 # After json.Marshal these reach yaml.v2's reader raw and are rejected by it.
@@ -31,12 +31,12 @@ def v2_number(v):
         return str(int(v))  # JSON writes the digits, yaml.v2 reads an int back
     if 1e-4 <= a < 1e6:
         return repr(v)  # same shortest digits, fixed notation for both Go and Python
-    j = format_json(v)  # ValueError for NaN/Inf, like json.Marshal
+    j = format_float_json(v)  # ValueError for NaN/Inf, like json.Marshal
     if _INT_TEXT.match(j):
         n = int(j)
         if _INT64_MIN <= n <= _UINT64_MAX:
             return str(n)
-    return format_g(v)
+    return format_float(v)
 
 
 class _V2(Emitter):
@@ -104,7 +104,7 @@ class _V3(Emitter):
             return "false"
         if isinstance(v, int):
             return str(v)
-        s = format_g(v)
+        s = format_float(v)
         return {"+Inf": ".inf", "-Inf": "-.inf", "NaN": ".nan"}.get(s, s)
 
     def prep_keys(self, d):

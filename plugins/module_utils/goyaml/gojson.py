@@ -8,9 +8,8 @@ import json
 import math
 import re
 
-from ..gotemplate.values import GoStruct, go_type_name
-from ..gotemplate.strconv import go_quote
-from .numfmt import format_json
+from ..govalue.strconv import format_float_json, go_quote
+from ..govalue.values import GoStruct, go_type_name
 
 try:
     from json.encoder import c_encode_basestring as _enc_str
@@ -79,7 +78,7 @@ def _encode(v, parts, indent=None, nl=None):
         parts.append(_enc_str(v))
     elif isinstance(v, float):
         try:
-            parts.append(format_json(v))
+            parts.append(format_float_json(v))
         except ValueError as exc:
             raise JSONError(str(exc))
     elif isinstance(v, int):

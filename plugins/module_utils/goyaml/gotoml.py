@@ -3,9 +3,9 @@ import datetime
 import math
 import re
 
-from ..gotemplate.values import GoStruct, Int64, go_type_name
+from ..govalue.strconv import format_float
+from ..govalue.values import GoStruct, Int64, go_type_name
 from .gojson import struct_value
-from .numfmt import format_g
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+\Z")
 _TOML_ESC = re.compile('[\x00-\x1f"\\\\\x7f]')
@@ -71,7 +71,7 @@ def _element(v):
             return "nan"
         if v in (float("inf"), float("-inf")):
             return "inf" if v > 0 else "-inf"
-        s = format_g(v)
+        s = format_float(v)
         if "." not in s and "e" not in s:
             s += ".0"
         return s

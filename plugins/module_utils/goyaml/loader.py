@@ -11,9 +11,8 @@ import binascii
 import math
 import re
 
-from ..gotemplate.strconv import go_quote
+from ..govalue.strconv import format_float, go_quote
 from .errors import YAMLError
-from .numfmt import format_g, format_g32
 from .resolve import resolve_plain
 
 # PyYAML, its parser and event classes: bound by _bind() on first use, so this module imports without
@@ -77,7 +76,7 @@ def go_sharp_v(v, top=True):
     if isinstance(v, int):
         return str(v)
     if isinstance(v, float):
-        return format_g(v)
+        return format_float(v)
     if isinstance(v, str):
         return go_quote(v)
     if isinstance(v, list):
@@ -161,7 +160,7 @@ class _Decoder(object):
     def _check(self, value):
         """json.Marshal refuses NaN and ±Inf values (keys were stringified before)."""
         if not math.isfinite(value):
-            self._late("json: unsupported value: " + format_g(value))
+            self._late("json: unsupported value: " + format_float(value))
 
     @staticmethod
     def _key(raw):
@@ -175,7 +174,7 @@ class _Decoder(object):
                 return ("unsupported map key of type: uint64, key: %s, value: " % hex(raw),)
             return str(raw)
         if isinstance(raw, float):
-            s = format_g32(raw)
+            s = format_float(raw, bits=32)
             return {"+Inf": ".inf", "-Inf": "-.inf", "NaN": ".nan"}.get(s, s)
         if raw is None:
             return ("unsupported map key of type: %!s(<nil>), key: <nil>, value: ",)

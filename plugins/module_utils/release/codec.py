@@ -4,10 +4,10 @@ Go's json.Marshal escapes ``<``, ``>``, ``&``, U+2028 and U+2029 and writes UTF-
 the same so the bytes we store match what Helm would store for the same release.
 """
 import base64
-import decimal
 import gzip
 import json
-import math
+
+from ..govalue.strconv import format_float_json
 
 _GZIP_MAGIC = b"\x1f\x8b\x08"
 _GO_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
@@ -15,23 +15,6 @@ _GO_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u202
 
 class ReleaseDecodeError(ValueError):
     """A stored release record that is not base64/gzip/JSON."""
-
-
-def go_float(number):
-    """A float64 as encoding/json writes it: shortest digits, exponent only outside [1e-6, 1e21)."""
-    if not math.isfinite(number):
-        raise ValueError("json: unsupported value: %r" % number)
-    if number == 0:
-        return "-0" if str(number)[0] == "-" else "0"
-    text = repr(number)
-    if 1e-6 <= abs(number) < 1e21:
-        fixed = format(decimal.Decimal(text), "f")
-        return fixed[:-2] if fixed.endswith(".0") else fixed
-    mantissa, exponent = text.partition("e")[::2]
-    sign, digits = exponent[0], exponent[1:].lstrip("0") or "0"
-    if sign == "+" and len(digits) < 2:
-        digits = digits.rjust(2, "0")
-    return "%se%s%s" % (mantissa, sign, digits)
 
 
 def _encode(value, out):
@@ -46,7 +29,7 @@ def _encode(value, out):
     elif isinstance(value, int):
         out.append(str(value))
     elif isinstance(value, float):
-        out.append(go_float(value))
+        out.append(format_float_json(value))
     elif isinstance(value, dict):
         out.append("{")
         for i, (key, item) in enumerate(value.items()):

@@ -16,8 +16,8 @@ import threading
 from ..funcs.helm import (
     HELM_FUNCS, REMOVED_SPRIG, WARN_END, WARN_START, include_func, tpl_func,
 )
-from ..gotemplate.signature import go_signature
-from ..gotemplate.values import Int64
+from ..govalue.signature import go_signature
+from ..govalue.values import Int64
 
 NO_VALUE = "<no value>"
 _WARN = re.compile(re.escape(WARN_START) + r"(.*)" + re.escape(WARN_END), re.S)

@@ -7,8 +7,8 @@ versions only satisfy constraints that carry a prerelease themselves.
 import re
 from functools import lru_cache
 
-from ..gotemplate.strconv import go_quote
-from ..gotemplate.values import GoStruct, Uint64
+from ..govalue.strconv import go_quote
+from ..govalue.values import GoStruct, Uint64
 
 _NUM = "0123456789"
 _ALLOWED = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-" + _NUM)

@@ -54,10 +54,11 @@ def test_a_different_engine_version_does_not_reuse_entries(cache_dir, monkeypatc
 
 
 def test_the_engine_version_covers_every_module_of_the_template_engine():
-    package = os.path.dirname(parsecache.__file__)
-    files = {name[:-3] for name in os.listdir(package) if name.endswith(".py")}
-    assert set(parsecache.ENGINE_MODULES) == files, (
-        "parsecache.ENGINE_MODULES must list every gotemplate module so a change to any of them "
+    module_utils = os.path.dirname(os.path.dirname(parsecache.__file__))
+    files = {package: {name[:-3] for name in os.listdir(os.path.join(module_utils, package)) if name.endswith(".py")}
+             for package in ("gotemplate", "govalue")}
+    assert {package: set(modules) for package, modules in parsecache.ENGINE_MODULES.items()} == files, (
+        "parsecache.ENGINE_MODULES must list every gotemplate and govalue module so a change to any of them "
         "invalidates cached parse trees")
 
 

@@ -5,7 +5,7 @@ import helm_oracle
 
 import chartkit  # noqa: F401  (sets up the oracle helpers)
 from ansible_collections.helmless.core.plugins.module_utils.chart.errors import ValuesError
-from ansible_collections.helmless.core.plugins.module_utils.gotemplate.values import go_type_name
+from ansible_collections.helmless.core.plugins.module_utils.govalue.values import go_type_name
 from ansible_collections.helmless.core.plugins.module_utils.chart.strvals import (
     parse_set, parse_set_file, parse_set_json, parse_set_literal, parse_set_string)
 

@@ -11,7 +11,7 @@ import re
 import yaml
 
 from ansible_collections.helmless.core.plugins.module_utils.funcs.sprig import SPRIG_FUNCS
-from ansible_collections.helmless.core.plugins.module_utils.gotemplate.fmt import format_value
+from ansible_collections.helmless.core.plugins.module_utils.govalue.fmt import format_value
 
 _ERR = re.compile(r"error calling (.*)$", re.S)
 

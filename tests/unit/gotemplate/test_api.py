@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from ansible_collections.helmless.core.plugins.module_utils.gotemplate import (
-    ExecError, ParseError, TemplateSet, go_signature)
-from ansible_collections.helmless.core.plugins.module_utils.gotemplate.values import GoStruct
+from ansible_collections.helmless.core.plugins.module_utils.gotemplate import ExecError, ParseError, TemplateSet
+from ansible_collections.helmless.core.plugins.module_utils.govalue.signature import go_signature
+from ansible_collections.helmless.core.plugins.module_utils.govalue.values import GoStruct
 
 from .oracle import fold_helm4_error, oracle
 

@@ -5,8 +5,8 @@ literals (``printf "%d" 1``), we call ``sprintf`` directly.
 """
 import pytest
 
-from ansible_collections.helmless.core.plugins.module_utils.gotemplate.fmt import (
-    format_float, format_value, go_quote, sprint, sprintf, sprintln)
+from ansible_collections.helmless.core.plugins.module_utils.govalue.fmt import format_value, sprint, sprintf, sprintln
+from ansible_collections.helmless.core.plugins.module_utils.govalue.strconv import format_float, go_quote
 
 from .oracle import oracle
 

@@ -3,7 +3,7 @@ import gzip
 import json
 
 from ansible_collections.helmless.core.plugins.module_utils.release.codec import (
-    ReleaseDecodeError, decode_release, encode_release, go_float, go_json)
+    ReleaseDecodeError, decode_release, encode_release, go_json)
 from ansible_collections.helmless.core.plugins.module_utils.release.model import (
     chart_record, hook_record, release_record, sorted_map)
 
@@ -49,7 +49,7 @@ def test_json_follows_go_field_order_escapes_and_float_format():
                                           (1e-6, "0.000001"), (1e20, "100000000000000000000"),
                                           (12345678901234567890.0, "12345678901234567000")])
 def test_floats_are_written_as_go_encoding_json_does(number, text):
-    assert go_float(number) == text
+    assert go_json(number) == text
 
 
 def test_map_keys_are_sorted_like_go_maps():

@@ -2,7 +2,7 @@
 
 ``SPRIG_FUNCS`` maps the 209 Sprig names Helm keeps (Sprig's 211 minus ``env`` and
 ``expandenv``, which Helm deletes) to plain callables over the Go value model
-(gotemplate/values.py).  Each declares its Go parameter types with ``gofunc`` (the
+(the govalue package).  Each declares its Go parameter types with ``go_signature`` (the
 executor's ``go_params``/``go_variadic``) and raises with Go's error text.
 
 Helm registers its own ``toJson``, ``fromJson``, ``fail``, ``getHostByName`` and (Helm 4)

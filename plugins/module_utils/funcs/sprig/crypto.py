@@ -9,9 +9,11 @@ import ipaddress
 import os
 import struct
 
-from ._go import gofunc, to_bytes, from_bytes, GoPanic
+from ...govalue.fmt import format_value
+from ...govalue.signature import go_signature
+from ...govalue.values import GoStruct
+from ._go import to_bytes, from_bytes, GoPanic
 from .encoding import _b64_decode, CorruptInput
-from ...gotemplate.values import GoStruct
 
 x509 = hashes = serialization = dsa = ec = ed25519 = rsa = None
 Cipher = algorithms = modes = ExtendedKeyUsageOID = NameOID = None
@@ -43,7 +45,7 @@ class Certificate(GoStruct):
 
 # ------------------------------------------------------------------ passwords
 
-@gofunc("string")
+@go_signature("string")
 def bcrypt(s):
     import bcrypt as lib
 
@@ -51,7 +53,7 @@ def bcrypt(s):
     return "$2a$" + h.decode()[4:]
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def htpasswd(username, password):
     if ":" in username:
         return "invalid username: " + username
@@ -81,7 +83,7 @@ _CHARS = {
 }
 
 
-@gofunc("uint32", "string", "string", "string", "string")
+@go_signature("uint32", "string", "string", "string", "string")
 def derivePassword(counter, ptype, password, user, site):
     templates = _TEMPLATES.get(ptype)
     if templates is None:
@@ -96,7 +98,7 @@ def derivePassword(counter, ptype, password, user, site):
     return "".join(_CHARS[ch][seed[i + 1] % len(_CHARS[ch])] for i, ch in enumerate(temp))
 
 
-@gofunc("int")
+@go_signature("int")
 def randBytes(count):
     if count < 0:
         raise GoPanic("runtime error: makeslice: len out of range")
@@ -115,7 +117,7 @@ def _pem_key(priv):
                               serialization.NoEncryption()).decode()
 
 
-@gofunc("string")
+@go_signature("string")
 def genPrivateKey(typ):
     _need_cryptography()
     if typ in ("", "rsa"):
@@ -198,8 +200,7 @@ def _ips(ips):
     out = []
     for ip in ips or []:
         if not isinstance(ip, str):
-            from ._go import sprint_value
-            raise ValueError("error parsing ip: %s is not a string" % sprint_value(ip))
+            raise ValueError("error parsing ip: %s is not a string" % format_value(ip))
         try:
             out.append(ipaddress.ip_address(ip))
         except ValueError:
@@ -211,9 +212,8 @@ def _dns(names):
     out = []
     for n in names or []:
         if not isinstance(n, str):
-            from ._go import sprint_value
             raise ValueError("error processing alternate dns name: %s is not a string"
-                             % sprint_value(n))
+                             % format_value(n))
         out.append(n)
     return out
 
@@ -264,28 +264,28 @@ def _with_key(pem):
         raise ValueError("parsing private key: %s" % exc)
 
 
-@gofunc("string", "int")
+@go_signature("string", "int")
 def genCA(cn, days):
     _need_cryptography()
     priv = _rsa2048()
     return _build(cn, None, None, days, priv, None, priv, True)
 
 
-@gofunc("string", "int", "string")
+@go_signature("string", "int", "string")
 def genCAWithKey(cn, days, key):
     _need_cryptography()
     priv = _with_key(key)
     return _build(cn, None, None, days, priv, None, priv, True)
 
 
-@gofunc("string", "[]interface {}", "[]interface {}", "int")
+@go_signature("string", "[]interface {}", "[]interface {}", "int")
 def genSelfSignedCert(cn, ips, dns_names, days):
     _need_cryptography()
     priv = _rsa2048()
     return _build(cn, ips, dns_names, days, priv, None, priv, False)
 
 
-@gofunc("string", "[]interface {}", "[]interface {}", "int", "string")
+@go_signature("string", "[]interface {}", "[]interface {}", "int", "string")
 def genSelfSignedCertWithKey(cn, ips, dns_names, days, key):
     _need_cryptography()
     priv = _with_key(key)
@@ -307,7 +307,7 @@ def _signer(ca):
     return cert, key
 
 
-@gofunc("string", "[]interface {}", "[]interface {}", "int", "sprig.certificate")
+@go_signature("string", "[]interface {}", "[]interface {}", "int", "sprig.certificate")
 def genSignedCert(cn, ips, dns_names, days, ca):
     _need_cryptography()
     priv = _rsa2048()
@@ -315,7 +315,7 @@ def genSignedCert(cn, ips, dns_names, days, ca):
     return _build(cn, ips, dns_names, days, priv, cert, key, False)
 
 
-@gofunc("string", "[]interface {}", "[]interface {}", "int", "sprig.certificate", "string")
+@go_signature("string", "[]interface {}", "[]interface {}", "int", "sprig.certificate", "string")
 def genSignedCertWithKey(cn, ips, dns_names, days, ca, key):
     _need_cryptography()
     priv = _with_key(key)
@@ -323,7 +323,7 @@ def genSignedCertWithKey(cn, ips, dns_names, days, ca, key):
     return _build(cn, ips, dns_names, days, priv, cert, signer, False)
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def buildCustomCert(b64cert, b64key):
     _need_cryptography()
     try:
@@ -354,7 +354,7 @@ def _aes_key(password):
     return (to_bytes(password) + b"\0" * 32)[:32]
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def encryptAES(password, plaintext):
     _need_cryptography()
     if plaintext == "":
@@ -367,7 +367,7 @@ def encryptAES(password, plaintext):
     return base64.b64encode(iv + enc.update(content) + enc.finalize()).decode()
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def decryptAES(password, crypt64):
     _need_cryptography()
     if crypt64 == "":

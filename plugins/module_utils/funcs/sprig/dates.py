@@ -1,6 +1,6 @@
 """Sprig date functions (date.go) over Go time semantics (gotime.py)."""
-from ._go import gofunc
-from ...gotemplate.values import Int64, go_int_class
+from ...govalue.signature import go_signature
+from ...govalue.values import Int64, go_int_class, go_type_name
 from .gotime import (
     Time, LOCAL, UTC, load_location, zero_time, parse_duration, duration_string,
     round_duration,
@@ -28,39 +28,38 @@ def _zone(name):
         return UTC
 
 
-@gofunc(returns="time.Time")
+@go_signature()
 def now():
     return Time.now()
 
 
-@gofunc("string", "interface {}", "string")
+@go_signature("string", "interface {}", "string")
 def dateInZone(fmt, d, zone):
     return _as_time(d).in_loc(_zone(zone)).Format(fmt)
 
 
-@gofunc("string", "interface {}")
+@go_signature("string", "interface {}")
 def date(fmt, d):
     return dateInZone(fmt, d, "Local")
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def htmlDate(d):
     return dateInZone("2006-01-02", d, "Local")
 
 
-@gofunc("interface {}", "string")
+@go_signature("interface {}", "string")
 def htmlDateInZone(d, zone):
     return dateInZone("2006-01-02", d, zone)
 
 
 def _need_time(name, v):
     if not isinstance(v, Time):
-        from ...gotemplate.values import go_type_name
         raise TypeError("wrong type for value; expected time.Time; got %s" % go_type_name(v))
     return v
 
 
-@gofunc("string", "time.Time")
+@go_signature("string", "time.Time")
 def dateModify(fmt, d):
     try:
         return mustDateModify(fmt, d)
@@ -68,12 +67,12 @@ def dateModify(fmt, d):
         return d
 
 
-@gofunc("string", "time.Time")
+@go_signature("string", "time.Time")
 def mustDateModify(fmt, d):
     return _need_time("dateModify", d).Add(parse_duration(fmt))
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def ago(d):
     if isinstance(d, Time):
         t = d
@@ -86,7 +85,7 @@ def ago(d):
     return duration_string(round_duration(since, 10**9))
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def duration(sec):
     """Seconds as a Duration string; Go takes only a string or an int64 (a template
     literal is an int, so ``duration 90`` is ``0s``)."""
@@ -116,7 +115,7 @@ def _wrap(v):
     return v - (1 << 64) if v >= (1 << 63) else v
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def durationRound(d):
     if isinstance(d, str):
         try:
@@ -140,7 +139,7 @@ def durationRound(d):
     return "0s"
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def toDate(fmt, s):
     try:
         return parse_time(fmt, s, LOCAL)
@@ -148,12 +147,12 @@ def toDate(fmt, s):
         return zero_time()
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def mustToDate(fmt, s):
     return parse_time(fmt, s, LOCAL)
 
 
-@gofunc("time.Time")
+@go_signature("time.Time")
 def unixEpoch(d):
     return str(_need_time("unixEpoch", d).sec)
 

@@ -4,23 +4,24 @@ Helm replaces ``toJson``, ``fromJson`` and (Helm 4) ``mustToJson`` with its own 
 (funcs/helm.py); Sprig's are kept here for completeness and for ``toPrettyJson``,
 ``toRawJson`` and ``mustFromJson`` which Helm does not override.
 """
-from ._go import gofunc, is_empty
+from ...govalue.reflect import is_empty
+from ...govalue.signature import go_signature
 from ...goyaml.gojson import JSONError, decode, to_json
 
 
-@gofunc("interface {}", variadic="interface {}")
+@go_signature("interface {}", variadic="interface {}")
 def default(d, *given):
     if not given or is_empty(given[0]):
         return d
     return given[0]
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def empty(v):
     return is_empty(v)
 
 
-@gofunc(variadic="interface {}")
+@go_signature(variadic="interface {}")
 def coalesce(*v):
     for x in v:
         if not is_empty(x):
@@ -28,22 +29,22 @@ def coalesce(*v):
     return None
 
 
-@gofunc(variadic="interface {}")
+@go_signature(variadic="interface {}")
 def all_(*v):
     return all(not is_empty(x) for x in v)
 
 
-@gofunc(variadic="interface {}")
+@go_signature(variadic="interface {}")
 def any_(*v):
     return any(not is_empty(x) for x in v)
 
 
-@gofunc("interface {}", "interface {}", "bool")
+@go_signature("interface {}", "interface {}", "bool")
 def ternary(vt, vf, cond):
     return vt if cond else vf
 
 
-@gofunc("string")
+@go_signature("string")
 def fail(msg):
     raise ValueError(msg)
 
@@ -56,7 +57,7 @@ def json_unmarshal(v):
     return value
 
 
-@gofunc("string")
+@go_signature("string")
 def fromJson(v):
     try:
         return json_unmarshal(v)
@@ -64,12 +65,12 @@ def fromJson(v):
         return None
 
 
-@gofunc("string")
+@go_signature("string")
 def mustFromJson(v):
     return json_unmarshal(v)
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def toJson(v):
     try:
         return to_json(v)
@@ -77,12 +78,12 @@ def toJson(v):
         return ""
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def mustToJson(v):
     return to_json(v)
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def toPrettyJson(v):
     try:
         return to_json(v, indent="  ")
@@ -90,17 +91,17 @@ def toPrettyJson(v):
         return ""
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def mustToPrettyJson(v):
     return to_json(v, indent="  ")
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def toRawJson(v):
     return to_json(v, escape_html=False)
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def mustToRawJson(v):
     return to_json(v, escape_html=False)
 

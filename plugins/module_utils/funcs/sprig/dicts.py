@@ -1,11 +1,14 @@
 """Sprig dict functions (dict.go), with dario.cat/mergo merge semantics."""
 import copy
 
-from ._go import gofunc, strval, is_empty, GoPanic
-from ...gotemplate.values import GoStruct, StringSlice, go_type_name
+from ...govalue.cast import strval
+from ...govalue.reflect import is_empty
+from ...govalue.signature import go_signature
+from ...govalue.values import GoStruct, StringSlice, go_type_name
+from ._go import GoPanic
 
 
-@gofunc(variadic="interface {}")
+@go_signature(variadic="interface {}")
 def dict_(*v):
     d = {}
     for i in range(0, len(v), 2):
@@ -13,12 +16,12 @@ def dict_(*v):
     return d
 
 
-@gofunc("map[string]interface {}", "string")
+@go_signature("map[string]interface {}", "string")
 def get(d, key):
     return d[key] if d is not None and key in d else ""
 
 
-@gofunc("map[string]interface {}", "string", "interface {}")
+@go_signature("map[string]interface {}", "string", "interface {}")
 def set_(d, key, value):
     if d is None:
         raise GoPanic("assignment to entry in nil map")
@@ -26,39 +29,39 @@ def set_(d, key, value):
     return d
 
 
-@gofunc("map[string]interface {}", "string")
+@go_signature("map[string]interface {}", "string")
 def unset(d, key):
     if d is not None:
         d.pop(key, None)
     return d
 
 
-@gofunc("map[string]interface {}", "string")
+@go_signature("map[string]interface {}", "string")
 def hasKey(d, key):
     return d is not None and key in d
 
 
-@gofunc("string", variadic="map[string]interface {}")
+@go_signature("string", variadic="map[string]interface {}")
 def pluck(key, *dicts):
     return [d[key] for d in dicts if d is not None and key in d]
 
 
-@gofunc(variadic="map[string]interface {}")
+@go_signature(variadic="map[string]interface {}")
 def keys(*dicts):
     return StringSlice([k for d in dicts if d for k in d])
 
 
-@gofunc("map[string]interface {}", variadic="string")
+@go_signature("map[string]interface {}", variadic="string")
 def pick(d, *ks):
     return {k: d[k] for k in ks if d is not None and k in d}
 
 
-@gofunc("map[string]interface {}", variadic="string")
+@go_signature("map[string]interface {}", variadic="string")
 def omit(d, *ks):
     return {k: v for k, v in (d or {}).items() if k not in ks}
 
 
-@gofunc("map[string]interface {}")
+@go_signature("map[string]interface {}")
 def values(d):
     return list((d or {}).values())
 
@@ -73,7 +76,7 @@ def _asserted(v):
     return "nil" if v is None else _type_of(v)
 
 
-@gofunc(variadic="interface {}")
+@go_signature(variadic="interface {}")
 def dig(*ps):
     if len(ps) < 3:
         raise GoPanic("dig needs at least three arguments")
@@ -121,7 +124,7 @@ def _mergo(dst, src, overwrite):
             dst[key] = sv
 
 
-@gofunc("map[string]interface {}", variadic="map[string]interface {}")
+@go_signature("map[string]interface {}", variadic="map[string]interface {}")
 def merge(dst, *srcs):
     for src in srcs:
         if src:
@@ -129,7 +132,7 @@ def merge(dst, *srcs):
     return dst
 
 
-@gofunc("map[string]interface {}", variadic="map[string]interface {}")
+@go_signature("map[string]interface {}", variadic="map[string]interface {}")
 def mergeOverwrite(dst, *srcs):
     for src in srcs:
         if src:
@@ -137,7 +140,7 @@ def mergeOverwrite(dst, *srcs):
     return dst
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def deepCopy(v):
     return copy.deepcopy(v)
 

@@ -3,7 +3,8 @@ import base64
 import hashlib
 import zlib
 
-from ._go import gofunc, to_bytes, from_bytes
+from ...govalue.signature import go_signature
+from ._go import to_bytes, from_bytes
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64MAP = {ord(c): i for i, c in enumerate(_B64)}
@@ -103,12 +104,12 @@ def _b32_decode(src):
     return bytes(out)
 
 
-@gofunc("string")
+@go_signature("string")
 def b64enc(s):
     return base64.b64encode(to_bytes(s)).decode()
 
 
-@gofunc("string")
+@go_signature("string")
 def b64dec(s):
     try:
         return from_bytes(_b64_decode(to_bytes(s)))
@@ -116,12 +117,12 @@ def b64dec(s):
         return "illegal base64 data at input byte %d" % exc.args[0]
 
 
-@gofunc("string")
+@go_signature("string")
 def b32enc(s):
     return base64.b32encode(to_bytes(s)).decode()
 
 
-@gofunc("string")
+@go_signature("string")
 def b32dec(s):
     try:
         return from_bytes(_b32_decode(to_bytes(s)))
@@ -129,22 +130,22 @@ def b32dec(s):
         return "illegal base32 data at input byte %d" % exc.args[0]
 
 
-@gofunc("string")
+@go_signature("string")
 def sha1sum(s):
     return hashlib.sha1(to_bytes(s)).hexdigest()
 
 
-@gofunc("string")
+@go_signature("string")
 def sha256sum(s):
     return hashlib.sha256(to_bytes(s)).hexdigest()
 
 
-@gofunc("string")
+@go_signature("string")
 def sha512sum(s):
     return hashlib.sha512(to_bytes(s)).hexdigest()
 
 
-@gofunc("string")
+@go_signature("string")
 def adler32sum(s):
     return str(zlib.adler32(to_bytes(s)))
 

@@ -5,8 +5,8 @@ import os
 import time as _time
 import zoneinfo
 
-from ._go import go_quote
-from ...gotemplate.values import GoStruct, Int64
+from ...govalue.strconv import go_quote
+from ...govalue.values import GoStruct, Int64
 
 _UTC = datetime.timezone.utc
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=_UTC)

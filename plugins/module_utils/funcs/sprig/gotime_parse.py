@@ -2,7 +2,7 @@
 error texts (``parsing time "x" as "2006": cannot parse "x" as "2006"``)."""
 import datetime
 
-from ._go import go_quote
+from ...govalue.strconv import go_quote
 from .gotime import (
     _std_chunk, _MONTHS, _DAYS, Location, Time, UTC, from_wall,
 )

@@ -1,11 +1,12 @@
 """Sprig list functions (list.go) and string-list helpers (strings.go)."""
 import math
 
-from ._go import (
-    gofunc, strval, as_list, kind, deep_equal, is_empty, to_int, GoPanic,
-)
+from ...govalue.cast import strval, to_int
+from ...govalue.reflect import as_list, kind, deep_equal, is_empty
+from ...govalue.signature import go_signature
+from ...govalue.values import StringSlice
 from ...goyaml.gojson import NilList
-from ...gotemplate.values import StringSlice
+from ._go import GoPanic
 
 
 def _kind_of_list(v, what):
@@ -18,51 +19,51 @@ def _kind_of_list(v, what):
     return items
 
 
-@gofunc(variadic="interface {}")
+@go_signature(variadic="interface {}")
 def list_(*v):
     return list(v)
 
 
-@gofunc("interface {}", "interface {}")
+@go_signature("interface {}", "interface {}")
 def push(lst, v):
     return _kind_of_list(lst, "Cannot push on type %s") + [v]
 
 
-@gofunc("interface {}", "interface {}")
+@go_signature("interface {}", "interface {}")
 def prepend(lst, v):
     return [v] + _kind_of_list(lst, "Cannot prepend on type %s")
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def first(lst):
     items = _kind_of_list(lst, "Cannot find first on type %s")
     return items[0] if items else None
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def last(lst):
     items = _kind_of_list(lst, "Cannot find last on type %s")
     return items[-1] if items else None
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def rest(lst):
     items = _kind_of_list(lst, "Cannot find rest on type %s")
     return items[1:] if items else NilList()
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def initial(lst):
     items = _kind_of_list(lst, "Cannot find initial on type %s")
     return items[:-1] if items else NilList()
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def reverse(lst):
     return _kind_of_list(lst, "Cannot find reverse on type %s")[::-1]
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def compact(lst):
     return [x for x in _kind_of_list(lst, "Cannot compact on type %s") if not is_empty(x)]
 
@@ -71,7 +72,7 @@ def _in_list(hay, needle):
     return any(deep_equal(needle, h) for h in hay)
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def uniq(lst):
     out = []
     for x in _kind_of_list(lst, "Cannot find uniq on type %s"):
@@ -80,20 +81,20 @@ def uniq(lst):
     return out
 
 
-@gofunc("interface {}", variadic="interface {}")
+@go_signature("interface {}", variadic="interface {}")
 def without(lst, *omit):
     return [x for x in _kind_of_list(lst, "Cannot find without on type %s")
             if not _in_list(omit, x)]
 
 
-@gofunc("interface {}", "interface {}")
+@go_signature("interface {}", "interface {}")
 def has(needle, haystack):
     if haystack is None:
         return False
     return _in_list(_kind_of_list(haystack, "Cannot find has on type %s"), needle)
 
 
-@gofunc("interface {}", variadic="interface {}")
+@go_signature("interface {}", variadic="interface {}")
 def slice_(lst, *indices):
     items = _kind_of_list(lst, "list should be type of slice or array but %s")
     n = len(items)
@@ -106,7 +107,7 @@ def slice_(lst, *indices):
     return items[start:end]
 
 
-@gofunc(variadic="interface {}")
+@go_signature(variadic="interface {}")
 def concat(*lists):
     res = []
     for lst in lists:
@@ -119,7 +120,7 @@ def concat(*lists):
     return res or NilList()
 
 
-@gofunc("int", "interface {}")
+@go_signature("int", "interface {}")
 def chunk(size, lst):
     items = _kind_of_list(lst, "Cannot chunk type %s")
     n = len(items)
@@ -152,17 +153,17 @@ def strslice(v):
     return [strval(v)]
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def toStrings(v):
     return StringSlice(strslice(v))
 
 
-@gofunc("string", "interface {}")
+@go_signature("string", "interface {}")
 def join(sep, v):
     return sep.join(strslice(v))
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def sortAlpha(v):
     if as_list(v) is not None:
         return StringSlice(sorted(strslice(v), key=lambda s: s.encode("utf-8", "surrogateescape")))
@@ -183,17 +184,17 @@ def _go_split(s, sep, n=-1):
     return s.split(sep, n - 1)
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def split(sep, orig):
     return {"_%d" % i: p for i, p in enumerate(_go_split(orig, sep))}
 
 
-@gofunc("string", "int", "string")
+@go_signature("string", "int", "string")
 def splitn(sep, n, orig):
     return {"_%d" % i: p for i, p in enumerate(_go_split(orig, sep, n) or [])}
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def splitList(sep, orig):
     return StringSlice(_go_split(orig, sep))
 

@@ -3,31 +3,32 @@ import decimal
 import math
 import random as _random
 
-from ._go import (
-    gofunc, to_int64, to_int, to_float64, parse_int, wrap_int64, sprint_value, GoPanic,
-    INT64_MIN, INT64_MAX,
-)
-from ...gotemplate.values import Int64, IntSlice
+from ...govalue.cast import to_int64, to_int, to_float64, wrap_int64, INT64_MIN, INT64_MAX
+from ...govalue.fmt import format_value
+from ...govalue.signature import go_signature
+from ...govalue.strconv import parse_int
+from ...govalue.values import Int64, IntSlice
+from ._go import GoPanic
 
 _rand = _random.SystemRandom()
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def int64_(v):
     return Int64(to_int64(v))
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def int_(v):
     return to_int(v)
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def float64_(v):
     return to_float64(v)
 
 
-@gofunc("string")
+@go_signature("string")
 def atoi(s):
     """strconv.Atoi with the error dropped (range errors clamp, syntax errors give 0)."""
     try:
@@ -39,25 +40,25 @@ def atoi(s):
         return 0
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def toDecimal(v):
     try:
-        return Int64(parse_int(sprint_value(v), 8, 64))
+        return Int64(parse_int(format_value(v), 8, 64))
     except ValueError:
         return Int64(0)
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def add1(i):
     return Int64(wrap_int64(to_int64(i) + 1))
 
 
-@gofunc(variadic="interface {}")
+@go_signature(variadic="interface {}")
 def add(*args):
     return Int64(wrap_int64(sum(to_int64(a) for a in args)))
 
 
-@gofunc("interface {}", "interface {}")
+@go_signature("interface {}", "interface {}")
 def sub(a, b):
     return Int64(wrap_int64(to_int64(a) - to_int64(b)))
 
@@ -69,12 +70,12 @@ def _go_div(a, b):
     return Int64(wrap_int64(q if (a < 0) == (b < 0) else -q))
 
 
-@gofunc("interface {}", "interface {}")
+@go_signature("interface {}", "interface {}")
 def div(a, b):
     return _go_div(to_int64(a), to_int64(b))
 
 
-@gofunc("interface {}", "interface {}")
+@go_signature("interface {}", "interface {}")
 def mod(a, b):
     a, b = to_int64(a), to_int64(b)
     if b == 0:
@@ -83,7 +84,7 @@ def mod(a, b):
     return Int64(-r if a < 0 else r)
 
 
-@gofunc("interface {}", variadic="interface {}")
+@go_signature("interface {}", variadic="interface {}")
 def mul(a, *v):
     val = to_int64(a)
     for b in v:
@@ -91,14 +92,14 @@ def mul(a, *v):
     return Int64(val)
 
 
-@gofunc("int", "int")
+@go_signature("int", "int")
 def randInt(lo, hi):
     if hi - lo <= 0:
         raise GoPanic("invalid argument to Intn")
     return _rand.randrange(hi - lo) + lo
 
 
-@gofunc("interface {}", variadic="interface {}")
+@go_signature("interface {}", variadic="interface {}")
 def max_(a, *rest):
     aa = to_int64(a)
     for b in rest:
@@ -106,7 +107,7 @@ def max_(a, *rest):
     return Int64(aa)
 
 
-@gofunc("interface {}", variadic="interface {}")
+@go_signature("interface {}", variadic="interface {}")
 def min_(a, *rest):
     aa = to_int64(a)
     for b in rest:
@@ -134,7 +135,7 @@ def _go_fmin(a, b):
     return a if a < b else b
 
 
-@gofunc("interface {}", variadic="interface {}")
+@go_signature("interface {}", variadic="interface {}")
 def maxf(a, *rest):
     aa = to_float64(a)
     for b in rest:
@@ -142,7 +143,7 @@ def maxf(a, *rest):
     return aa
 
 
-@gofunc("interface {}", variadic="interface {}")
+@go_signature("interface {}", variadic="interface {}")
 def minf(a, *rest):
     aa = to_float64(a)
     for b in rest:
@@ -150,19 +151,19 @@ def minf(a, *rest):
     return aa
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def floor(a):
     f = to_float64(a)
     return float(math.floor(f)) if math.isfinite(f) else f
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def ceil(a):
     f = to_float64(a)
     return float(math.ceil(f)) if math.isfinite(f) else f
 
 
-@gofunc("interface {}", "int", variadic="float64")
+@go_signature("interface {}", "int", variadic="float64")
 def round_(a, p, *opt):
     round_on = opt[0] if opt else 0.5
     val = to_float64(a)
@@ -198,17 +199,17 @@ def until_step(start, stop, step):
     return list(range(start, stop, step))
 
 
-@gofunc("int")
+@go_signature("int")
 def until(count):
     return IntSlice(until_step(0, count, -1 if count < 0 else 1))
 
 
-@gofunc("int", "int", "int")
+@go_signature("int", "int", "int")
 def untilStep(start, stop, step):
     return IntSlice(until_step(start, stop, step))
 
 
-@gofunc(variadic="int")
+@go_signature(variadic="int")
 def seq(*params):
     n = len(params)
     if n == 1:
@@ -240,7 +241,7 @@ _CTX = decimal.Context(prec=4000, rounding=decimal.ROUND_HALF_EVEN, Emax=999999,
 def _dec(v):
     f = to_float64(v)
     if not math.isfinite(f):
-        raise GoPanic("Cannot create a Decimal from %s" % sprint_value(f))
+        raise GoPanic("Cannot create a Decimal from %s" % format_value(f))
     return decimal.Decimal(repr(f))
 
 
@@ -264,27 +265,27 @@ def _dec_op(a, rest, op):
     return _dec_float(acc)
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def add1f(i):
     return _dec_op(i, [1], _CTX.add)
 
 
-@gofunc(variadic="interface {}")
+@go_signature(variadic="interface {}")
 def addf(*args):
     return _dec_op(0.0, args, _CTX.add)
 
 
-@gofunc("interface {}", variadic="interface {}")
+@go_signature("interface {}", variadic="interface {}")
 def subf(a, *v):
     return _dec_op(a, v, _CTX.subtract)
 
 
-@gofunc("interface {}", variadic="interface {}")
+@go_signature("interface {}", variadic="interface {}")
 def mulf(a, *v):
     return _dec_op(a, v, _CTX.multiply)
 
 
-@gofunc("interface {}", variadic="interface {}")
+@go_signature("interface {}", variadic="interface {}")
 def divf(a, *v):
     return _dec_op(a, v, _dec_div)
 

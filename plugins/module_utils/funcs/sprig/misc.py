@@ -3,7 +3,9 @@ import random as _random
 import socket
 import uuid
 
-from ._go import gofunc, go_quote, to_bytes, from_bytes, GoPanic
+from ...govalue.signature import go_signature
+from ...govalue.strconv import go_quote
+from ._go import to_bytes, from_bytes, GoPanic
 from .reflection import type_name
 
 # ------------------------------------------------------------------ path
@@ -31,7 +33,7 @@ def clean(p):
     return s or "."
 
 
-@gofunc("string")
+@go_signature("string")
 def base(p):
     if p == "":
         return "."
@@ -41,13 +43,13 @@ def base(p):
     return p[p.rfind("/") + 1:]
 
 
-@gofunc("string")
+@go_signature("string")
 def dir_(p):
     i = p.rfind("/")
     return clean(p[:i + 1])
 
 
-@gofunc("string")
+@go_signature("string")
 def ext(p):
     i = len(p) - 1
     while i >= 0 and p[i] != "/":
@@ -57,12 +59,12 @@ def ext(p):
     return ""
 
 
-@gofunc("string")
+@go_signature("string")
 def isAbs(p):
     return p.startswith("/")
 
 
-@gofunc("string")
+@go_signature("string")
 def clean_(p):
     return clean(p)
 
@@ -252,7 +254,7 @@ def _hostname(host):
     return host
 
 
-@gofunc("string")
+@go_signature("string")
 def urlParse(v):
     try:
         u = url_parse(v)
@@ -276,7 +278,7 @@ def _meta(d, key):
     return v
 
 
-@gofunc("map[string]interface {}")
+@go_signature("map[string]interface {}")
 def urlJoin(d):
     d = d or {}
     scheme, host, path = _meta(d, "scheme"), _meta(d, "host"), _meta(d, "path")
@@ -316,7 +318,7 @@ def urlJoin(d):
 
 # ------------------------------------------------------------------ network, uuid
 
-@gofunc("string")
+@go_signature("string")
 def getHostByName(name):
     """Sprig's DNS lookup (Helm replaces it; see funcs/helm.py)."""
     try:
@@ -327,7 +329,7 @@ def getHostByName(name):
     return _random.choice(addrs) if addrs else ""
 
 
-@gofunc()
+@go_signature()
 def uuidv4():
     return str(uuid.uuid4())
 

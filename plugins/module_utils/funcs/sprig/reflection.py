@@ -1,6 +1,7 @@
 """Sprig reflection functions (reflect.go) and reflect.DeepEqual."""
-from ._go import gofunc, kind, deep_equal
-from ...gotemplate.values import GoStruct, go_type_name
+from ...govalue.reflect import kind, deep_equal
+from ...govalue.signature import go_signature
+from ...govalue.values import GoStruct, go_type_name
 
 
 def type_name(v):
@@ -12,33 +13,33 @@ def type_name(v):
     return go_type_name(v)
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def typeOf(v):
     return type_name(v)
 
 
-@gofunc("string", "interface {}")
+@go_signature("string", "interface {}")
 def typeIs(target, v):
     return target == type_name(v)
 
 
-@gofunc("string", "interface {}")
+@go_signature("string", "interface {}")
 def typeIsLike(target, v):
     t = type_name(v)
     return target == t or "*" + target == t
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def kindOf(v):
     return kind(v)
 
 
-@gofunc("string", "interface {}")
+@go_signature("string", "interface {}")
 def kindIs(target, v):
     return target == kind(v)
 
 
-@gofunc("interface {}", "interface {}")
+@go_signature("interface {}", "interface {}")
 def deepEqual(a, b):
     return deep_equal(a, b)
 

@@ -1,12 +1,14 @@
-"""Sprig regex functions (regex.go) with Go RE2 semantics (see _re2.py)."""
+"""Sprig regex functions (regex.go) with Go RE2 semantics (see govalue/re2.py)."""
 import functools
 import re
 from functools import lru_cache
 
-from ._go import gofunc, GoPanic
-from ._re2 import translate, RegexpError
+from ...govalue.re2 import translate, RegexpError
+from ...govalue.signature import go_signature
+from ...govalue.strconv import go_quote
+from ...govalue.values import StringSlice
 from ...goyaml.gojson import NilList
-from ...gotemplate.values import StringSlice
+from ._go import GoPanic
 
 
 class GoRegexp(object):
@@ -150,12 +152,12 @@ def _compile(regex):
     return compile_go(regex)
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def mustRegexMatch(regex, s):
     return _compile(regex).rx.search(s) is not None
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def regexMatch(regex, s):
     try:
         return mustRegexMatch(regex, s)
@@ -179,39 +181,38 @@ def _go_quote(s):
     if all((c == "\t" or " " <= c <= "~" or c > "\x7f") and c not in "`\ufeff\ufffd"
            and not "\udc80" <= c <= "\udcff" for c in s):
         return "`" + s + "`"
-    from ._go import go_quote
     return go_quote(s)
 
 
-@gofunc("string", "string", "int")
+@go_signature("string", "string", "int")
 def mustRegexFindAll(regex, s, n):
     return StringSlice([m.group(0) for m in _compile(regex).matches(s, n)]) or NilList()
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def mustRegexFind(regex, s):
     ms = _compile(regex).matches(s, 1)
     return ms[0].group(0) if ms else ""
 
 
-@gofunc("string", "string", "string")
+@go_signature("string", "string", "string")
 def mustRegexReplaceAll(regex, s, repl):
     r = _compile(regex)
     return r.replace_all(s, lambda m: r.expand(repl, m))
 
 
-@gofunc("string", "string", "string")
+@go_signature("string", "string", "string")
 def mustRegexReplaceAllLiteral(regex, s, repl):
     return _compile(regex).replace_all(s, lambda m: repl)
 
 
-@gofunc("string", "string", "int")
+@go_signature("string", "string", "int")
 def mustRegexSplit(regex, s, n):
     parts = _compile(regex).split(s, n)
     return parts if isinstance(parts, NilList) else StringSlice(parts)
 
 
-@gofunc("string")
+@go_signature("string")
 def regexQuoteMeta(s):
     return quote_meta(s)
 

@@ -2,28 +2,31 @@
 import secrets
 import random as _random
 
+from ...govalue.cast import strval
+from ...govalue.fmt import format_value
+from ...govalue.signature import go_signature
+from ...govalue.strconv import go_quote
 from ._go import (
-    gofunc, strval, sprint_value, go_quote, to_bytes, from_bytes, trim_space, trim_cutset,
-    is_space, is_upper, is_lower, is_title, is_letter, is_digit, is_number, is_punct,
-    to_upper, to_lower, to_title, GoPanic,
+    to_bytes, from_bytes, trim_space, trim_cutset, is_space, is_upper, is_lower, is_title, is_letter,
+    is_digit, is_number, is_punct, to_upper, to_lower, to_title, GoPanic,
 )
 
 _rand = _random.SystemRandom()
 
 
-@gofunc(returns="string")
+@go_signature()
 def hello():
     return "Hello!"
 
 
-@gofunc("int", "string")
+@go_signature("int", "string")
 def abbrev(width, s):
     if width < 4:
         return s
     return _abbreviate_full(s, 0, width)
 
 
-@gofunc("int", "int", "string")
+@go_signature("int", "int", "string")
 def abbrevboth(left, right, s):
     if right < 4 or (left > 0 and right < 7):
         return s
@@ -55,7 +58,7 @@ def _abbreviate_full(s, offset, max_width):
     return from_bytes(ell + b[n - (max_width - 3):])
 
 
-@gofunc("int", "string")
+@go_signature("int", "string")
 def trunc(c, s):
     if s.isascii():
         if c < 0 and len(s) + c > 0:
@@ -69,17 +72,17 @@ def trunc(c, s):
     return s
 
 
-@gofunc("string")
+@go_signature("string")
 def trim(s):
     return trim_space(s)
 
 
-@gofunc("string")
+@go_signature("string")
 def upper(s):
     return "".join(to_upper(c) for c in s)
 
 
-@gofunc("string")
+@go_signature("string")
 def lower(s):
     return "".join(to_lower(c) for c in s)
 
@@ -92,7 +95,7 @@ def _is_separator(ch):
     return is_space(ch)
 
 
-@gofunc("string")
+@go_signature("string")
 def title(s):
     """strings.Title."""
     out = []
@@ -103,7 +106,7 @@ def title(s):
     return "".join(out)
 
 
-@gofunc("string")
+@go_signature("string")
 def untitle(s):
     """goutils.Uncapitalize: lower the first rune of each space-separated word."""
     out = []
@@ -149,7 +152,7 @@ def byte_slice(s, lo, hi):
     return from_bytes(b[lo:hi])
 
 
-@gofunc("int", "int", "string")
+@go_signature("int", "int", "string")
 def substr(start, end, s):
     if start < 0:
         return byte_slice(s, None, end)
@@ -158,29 +161,29 @@ def substr(start, end, s):
     return byte_slice(s, start, end)
 
 
-@gofunc("int", "string")
+@go_signature("int", "string")
 def repeat(count, s):
     if count < 0:
         raise GoPanic("strings: negative Repeat count")
     return s * count
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def trimAll(a, b):
     return trim_cutset(b, a)
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def trimSuffix(a, b):
     return b[:-len(a)] if a and b.endswith(a) else b
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def trimPrefix(a, b):
     return b[len(a):] if a and b.startswith(a) else b
 
 
-@gofunc("string")
+@go_signature("string")
 def nospace(s):
     """goutils.DeleteWhiteSpace: works on bytes, re-encoding each kept byte as a rune."""
     b = to_bytes(s)
@@ -188,7 +191,7 @@ def nospace(s):
     return s if len(kept) == len(b) else kept
 
 
-@gofunc("string")
+@go_signature("string")
 def initials(s):
     """goutils.Initials: iterates bytes, so non-ASCII initials come out as Latin-1 runes."""
     out = []
@@ -215,27 +218,27 @@ def _crypto_random(count, chars):
     return "".join(secrets.choice(chars) for _i in range(count))
 
 
-@gofunc("int")
+@go_signature("int")
 def randAlphaNum(count):
     return _crypto_random(count, _ALPHA + _NUM) if count >= 0 else ""
 
 
-@gofunc("int")
+@go_signature("int")
 def randAlpha(count):
     return _crypto_random(count, _ALPHA) if count >= 0 else ""
 
 
-@gofunc("int")
+@go_signature("int")
 def randAscii(count):
     return _crypto_random(count, "".join(chr(c) for c in range(32, 127))) if count >= 0 else ""
 
 
-@gofunc("int")
+@go_signature("int")
 def randNumeric(count):
     return _crypto_random(count, _NUM) if count >= 0 else ""
 
 
-@gofunc("string")
+@go_signature("string")
 def swapcase(s):
     """goutils.SwapCase (word-based: a lower-case rune after space becomes title case)."""
     out = []
@@ -253,7 +256,7 @@ def swapcase(s):
     return "".join(out)
 
 
-@gofunc("string")
+@go_signature("string")
 def shuffle(s):
     runes = list(s)
     _rand.shuffle(runes)
@@ -389,17 +392,17 @@ def _camel_to_lower(s, conn):
     return "".join(buf)
 
 
-@gofunc("string")
+@go_signature("string")
 def snakecase(s):
     return _camel_to_lower(s, "_")
 
 
-@gofunc("string")
+@go_signature("string")
 def kebabcase(s):
     return _camel_to_lower(s, "-")
 
 
-@gofunc("string")
+@go_signature("string")
 def camelcase(s):
     """xstrings.ToPascalCase."""
     if not s:
@@ -479,58 +482,58 @@ def _wrap_custom(s, width, nl, long_words):
     return from_bytes(bytes(out))
 
 
-@gofunc("int", "string")
+@go_signature("int", "string")
 def wrap(width, s):
     return _wrap_custom(s, width, "", False)
 
 
-@gofunc("int", "string", "string")
+@go_signature("int", "string", "string")
 def wrapWith(width, sep, s):
     return _wrap_custom(s, width, sep, True)
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def contains(sub, s):
     return sub in s
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def hasPrefix(p, s):
     return s.startswith(p)
 
 
-@gofunc("string", "string")
+@go_signature("string", "string")
 def hasSuffix(p, s):
     return s.endswith(p)
 
 
-@gofunc(variadic="interface {}")
+@go_signature(variadic="interface {}")
 def quote(*args):
     return " ".join(go_quote(strval(a)) for a in args if a is not None)
 
 
-@gofunc(variadic="interface {}")
+@go_signature(variadic="interface {}")
 def squote(*args):
-    return " ".join("'" + sprint_value(a) + "'" for a in args if a is not None)
+    return " ".join("'" + format_value(a) + "'" for a in args if a is not None)
 
 
-@gofunc(variadic="interface {}")
+@go_signature(variadic="interface {}")
 def cat(*args):
-    return " ".join(sprint_value(a) for a in args if a is not None)
+    return " ".join(format_value(a) for a in args if a is not None)
 
 
-@gofunc("int", "string")
+@go_signature("int", "string")
 def indent(spaces, s):
     pad = repeat(spaces, " ")
     return pad + s.replace("\n", "\n" + pad)
 
 
-@gofunc("int", "string")
+@go_signature("int", "string")
 def nindent(spaces, s):
     return "\n" + indent(spaces, s)
 
 
-@gofunc("string", "string", "string")
+@go_signature("string", "string", "string")
 def replace(old, new, src):
     if old == "":
         # strings.Replace with an empty old inserts new around every rune.
@@ -538,12 +541,12 @@ def replace(old, new, src):
     return src.replace(old, new)
 
 
-@gofunc("string", "string", "int")
+@go_signature("string", "string", "int")
 def plural(one, many, count):
     return one if count == 1 else many
 
 
-@gofunc("interface {}")
+@go_signature("interface {}")
 def toString(v):
     return strval(v)
 

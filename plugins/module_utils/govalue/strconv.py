@@ -1,8 +1,10 @@
-"""Go's strconv over the value model: FormatFloat, Quote, and number literal parsing.
+"""Go's strconv over the value model: FormatFloat, Quote, ParseInt, ParseFloat, and the
+parsing of template number literals.
 
 Strings holding invalid UTF-8 carry those bytes as lone surrogates (``surrogateescape``).
 """
 import math
+import struct
 
 
 def _b(s):
@@ -31,6 +33,24 @@ def _shortest(f):
     if not digits:
         return "0", 1
     return digits, dp
+
+
+def _shortest32(f):
+    """Like _shortest for a float32: the fewest digits that read back as the same float32."""
+    for ndig in range(1, 10):
+        s = "%.*e" % (ndig - 1, abs(f))
+        if _float32(float(s)) == abs(f):
+            break
+    mant, exp = s.split("e")
+    return mant.replace(".", "").rstrip("0") or "0", int(exp) + 1
+
+
+def _float32(f):
+    """Go's float32(f): rounded to the nearest float32, infinite beyond its range."""
+    try:
+        return struct.unpack("<f", struct.pack("<f", f))[0]
+    except OverflowError:
+        return math.copysign(math.inf, f)
 
 
 def _rounded(f, ndig):
@@ -107,8 +127,14 @@ def _fmt_x(f, prec, fmt, neg):
     return out + ("%02d" % abs(exp))
 
 
-def format_float(f, fmt="g", prec=-1):
-    """strconv.FormatFloat(f, fmt, prec, 64) for fmt in e E f F g G x X (prec -1: shortest)."""
+def format_float(f, fmt="g", prec=-1, bits=64):
+    """strconv.FormatFloat(f, fmt, prec, bits) for fmt in b e E f F g G x X (prec -1: shortest).
+
+    ``bits=32`` formats float32(f) (sigs.k8s.io/yaml's float map keys); its shortest form has the
+    fewest digits that read back as that float32."""
+    shortest = _shortest
+    if bits == 32:
+        f, shortest = _float32(f), _shortest32
     if math.isnan(f):
         return "NaN"
     if math.isinf(f):
@@ -125,19 +151,19 @@ def format_float(f, fmt="g", prec=-1):
         return "%s%dp%s%d" % ("-" if neg else "", mant, "+" if exp >= 0 else "-", abs(exp))
     if fmt in "fF":
         if prec < 0:
-            digits, dp = _shortest(f)
+            digits, dp = shortest(f)
             return _fmt_f(neg, digits, dp, max(len(digits) - dp, 0))
         s = "%.*f" % (prec, abs(f))
         return ("-" + s) if neg else s
     if fmt in "eE":
         if prec < 0:
-            digits, dp = _shortest(f)
+            digits, dp = shortest(f)
             return _fmt_e(neg, digits, dp, len(digits) - 1, fmt)
         digits, dp = _rounded(f, prec + 1)
         return _fmt_e(neg, digits, dp, prec, fmt)
     echar = "e" if fmt == "g" else "E"
     if prec < 0:
-        digits, dp = _shortest(f)
+        digits, dp = shortest(f)
         eprec = 6
         prec = len(digits)
     else:
@@ -157,6 +183,20 @@ def format_float(f, fmt="g", prec=-1):
     if p > dp:
         p = len(digits)
     return _fmt_f(neg, digits, dp, max(p - dp, 0))
+
+
+def format_float_json(f):
+    """encoding/json's float64 text (its floatEncoder over FormatFloat): shortest %f, or %e (exponent
+    without a leading zero) below 1e-6 and from 1e21; ValueError for NaN and infinities, as json.Marshal
+    refuses them."""
+    if not math.isfinite(f):
+        raise ValueError("json: unsupported value: " + format_float(f))
+    a = abs(f)
+    fmt = "e" if a != 0 and (a < 1e-6 or a >= 1e21) else "f"
+    s = format_float(f, fmt, -1)
+    if fmt == "e" and s[-4] == "e" and s[-3] == "-" and s[-2] == "0":
+        s = s[:-2] + s[-1]
+    return s
 
 
 def _is_print(ch):
@@ -251,8 +291,8 @@ def underscore_ok(s):
     return saw != "_"
 
 
-def _parse_int(text, unsigned):
-    """strconv.ParseInt/ParseUint(text, 0, 64)."""
+def parse_int_literal(text, unsigned):
+    """strconv.ParseInt/ParseUint(text, 0, 64) of a template number literal; None when it is not one."""
     s = text
     neg = False
     if s[:1] in ("+", "-"):
@@ -291,7 +331,8 @@ def _parse_int(text, unsigned):
     return v if -(1 << 63) <= v < (1 << 63) else None
 
 
-def _parse_float(text):
+def parse_float_literal(text):
+    """strconv.ParseFloat(text, 64) of a template number literal; None when it is not one."""
     s = text
     if "_" in s:
         if not underscore_ok(s):
@@ -314,29 +355,96 @@ def _parse_float(text):
     return -f if s.startswith("-") else f
 
 
-def _parse_complex(text):
+def parse_complex_literal(text):
+    """strconv.ParseComplex of a template literal ending in ``i``; None when it is not one."""
     if not text.endswith("i"):
         return None
     body = text[:-1]
     k = max(body.rfind("+"), body.rfind("-"))
     if k > 0 and body[k - 1] not in "eEpP":
-        re_part = _parse_float(body[:k])
-        im_part = _parse_float(body[k:])
+        re_part = parse_float_literal(body[:k])
+        im_part = parse_float_literal(body[k:])
         if re_part is None or im_part is None:
             return None
         return complex(re_part, im_part)
-    im = _parse_float(body)
+    im = parse_float_literal(body)
     if im is None:
         return None
     return complex(0, im)
 
 
-def _simplify_complex(n):
-    """A complex constant with zero imaginary part is also a float (and maybe an int)."""
-    c = n.complex_val
-    if c.imag == 0:
-        n.is_float = True
-        n.float_val = c.real
-        if float(int(c.real)) == c.real:
-            n.is_int = True
-            n.int_val = int(c.real)
+def parse_int(s, base=0, bits=64):
+    """strconv.ParseInt; raises ValueError on syntax/range errors."""
+    orig = s
+    if not s:
+        raise ValueError(orig)
+    neg = False
+    if s[0] in "+-":
+        neg = s[0] == "-"
+        s = s[1:]
+    underscores = False
+    if base == 0:
+        base = 10
+        if s[:1] == "0":
+            low = s[1:2].lower()
+            if len(s) >= 3 and low == "b":
+                base, s = 2, s[2:]
+            elif len(s) >= 3 and low == "o":
+                base, s = 8, s[2:]
+            elif len(s) >= 3 and low == "x":
+                base, s = 16, s[2:]
+            else:
+                base, s = 8, s[1:] or "0"
+            underscores = True
+        else:
+            underscores = True
+        if "_" in s and not underscore_ok(orig.lstrip("+-")):
+            raise ValueError(orig)
+        s = s.replace("_", "") if underscores else s
+    if not s:
+        raise ValueError(orig)
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"[:base]
+    n = 0
+    for ch in s.lower():
+        d = digits.find(ch)
+        if d < 0:
+            raise ValueError(orig)
+        n = n * base + d
+    if neg:
+        n = -n
+    if n < -(1 << (bits - 1)) or n > (1 << (bits - 1)) - 1:
+        raise ValueError(orig)
+    return n
+
+
+def parse_float(s):
+    """strconv.ParseFloat(s, 64); raises ValueError on syntax or range errors."""
+    t = s.lower()
+    body = t.lstrip("+-")
+    if t.count("+") + t.count("-") > 1 and not ("e" in t):
+        raise ValueError(s)
+    if body in ("inf", "infinity"):
+        return float("-inf") if t.startswith("-") else float("inf")
+    if body == "nan" and t == body:
+        return float("nan")
+    if not s or s != s.strip() or "_" in s and not underscore_ok(body):
+        raise ValueError(s)
+    s = s.replace("_", "")
+    t = s.lower()
+    if body.startswith("0x"):
+        if "p" not in body:
+            raise ValueError(s)
+        try:
+            v = float.fromhex(s.replace("_", ""))
+        except (ValueError, OverflowError):
+            raise ValueError(s)
+    else:
+        if any(c not in "0123456789.e+-" for c in t) or body in ("", "."):
+            raise ValueError(s)
+        try:
+            v = float(s)
+        except ValueError:
+            raise ValueError(s)
+    if v in (float("inf"), float("-inf")):
+        raise ValueError(s)
+    return v

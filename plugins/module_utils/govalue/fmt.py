@@ -1,12 +1,12 @@
-"""Go's ``fmt`` and ``strconv`` formatting over the Go value model (see values.py).
+"""Go's ``fmt`` formatting over the Go value model (see values.py; numbers and quoting
+come from strconv.py).
 
 Templates print through ``fmt.Fprint``/``Sprintf``; byte-exact output depends on Go's rules
 for floats (``1e+06``), maps (sorted keys), nil (``<nil>``) and the ``%!verb(type=value)``
 error forms, so they are reimplemented here rather than approximated with Python's ``%``.
 Strings holding invalid UTF-8 carry those bytes as lone surrogates (``surrogateescape``).
 """
-from .strconv import (_b, _can_backquote, _is_print, format_float, go_quote,  # noqa: F401
-                      go_quote_ascii, go_quote_rune)
+from .strconv import _b, _can_backquote, _is_print, format_float, go_quote, go_quote_ascii, go_quote_rune
 from .values import GoStruct, Int64, go_type_name
 
 

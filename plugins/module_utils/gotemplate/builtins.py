@@ -4,9 +4,10 @@
 those three specially when the name resolves to the function here (as Go's evalCall
 does for builtins); the Python bodies give the plain semantics otherwise.
 """
-from ..gotemplate.fmt import format_value, sprint, sprintf, sprintln
-from ..gotemplate.signature import go_signature
-from ..gotemplate.values import GoStruct, Int64, Uint8, go_type_name
+from ..govalue.fmt import format_value, sprint, sprintf, sprintln
+from ..govalue.reflect import kind
+from ..govalue.signature import go_signature
+from ..govalue.values import Int64, Uint8, go_type_name
 
 
 class BuiltinError(Exception):
@@ -211,7 +212,7 @@ def urlquery(*args):
 _BASIC = {bool: "bool", int: "int", Int64: "int", float: "float", str: "string", complex: "complex"}
 
 
-def _kind(v):
+def _basic_kind(v):
     k = _BASIC.get(v.__class__)
     if k is None:
         if isinstance(v, bool):
@@ -229,18 +230,6 @@ def _nillable(v):
     return v is None or isinstance(v, (list, tuple, dict, bytes)) or callable(v)
 
 
-def _reflect_kind(v):
-    if v is None:
-        return "invalid"
-    if isinstance(v, dict):
-        return "map"
-    if isinstance(v, (list, tuple, bytes)):
-        return "slice"
-    if isinstance(v, GoStruct):
-        return "ptr" if v.GO_TYPE.startswith("*") else "struct"
-    return "other"
-
-
 def _value_s(v):
     """%s of a reflect.Value (as Go's error messages print it)."""
     return sprintf("%s", v)
@@ -250,9 +239,9 @@ def eq(arg1, *arg2):
     """arg1 == any of arg2; basic kinds only, int vs float64 is an error."""
     if not arg2:
         raise BuiltinError("missing argument for comparison")
-    k1 = _kind(arg1)
+    k1 = _basic_kind(arg1)
     for arg in arg2:
-        k2 = _kind(arg)
+        k2 = _basic_kind(arg)
         truth_ = False
         if k1 != k2:
             if arg1 is not None and arg is not None:
@@ -260,7 +249,7 @@ def eq(arg1, *arg2):
         elif k1 is not None:
             truth_ = arg1 == arg
         else:
-            r1, r2 = _reflect_kind(arg1), _reflect_kind(arg)
+            r1, r2 = kind(arg1), kind(arg)
             if r1 != r2 and r1 != "invalid" and r2 != "invalid":
                 raise BuiltinError("non-comparable types %s: %s, %s: %s" % (
                     _value_s(arg1), _type(arg1), _type(arg), format_value(arg)))
@@ -280,10 +269,10 @@ def ne(arg1, arg2):
 
 
 def lt(arg1, arg2):
-    k1 = _kind(arg1)
+    k1 = _basic_kind(arg1)
     if k1 is None:
         raise BuiltinError("invalid type for comparison")
-    k2 = _kind(arg2)
+    k2 = _basic_kind(arg2)
     if k2 is None:
         raise BuiltinError("invalid type for comparison")
     if k1 != k2:

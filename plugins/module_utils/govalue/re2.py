@@ -3,7 +3,8 @@
 A Go pattern is parsed with Go's rules and error messages, then emitted as an equivalent
 Python pattern: anchors, ``\\b``, ``\\d``/``\\s``/``\\w`` become their ASCII meanings, flags
 become scoped groups, and named groups become numbered ones (names kept aside, since Go
-accepts names Python does not).  Matching lives in regex.py.
+accepts names Python does not).  Matching lives in Sprig's
+regex functions (funcs/sprig/regex.py).
 """
 import re
 import unicodedata
