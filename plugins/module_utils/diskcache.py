@@ -91,7 +91,7 @@ class Store:
                     handle.write(_HEADER.pack(_MAGIC, FORMAT, bytes.fromhex(key), zlib.crc32(payload)))
                     handle.write(payload)
                 os.replace(tmp, path)
-            except BaseException:
+            except BaseException:  # any failure, even an interrupt: no half-written temp file left, then re-raised
                 _unlink(tmp)
                 raise
         except OSError:

@@ -6,9 +6,10 @@ from ..kube.errors import ApiError, KubeError
 from ..kube.readiness import is_ready, wait_deleted, wait_ready
 from ..plan.fields import upgrade_patch
 from .progress import label, quiet
+from ..errors import HelmlessError
 
 
-class ExecuteError(Exception):
+class ExecuteError(HelmlessError):
     """A planned request failed on the server."""
 
 

@@ -6,9 +6,10 @@ from ..kube.readiness import job_state, pod_state, wait_deleted
 from ..plan.manifest import INSTALL_ORDER, load_yaml
 from ..release.model import now
 from .progress import quiet
+from ..errors import HelmlessError
 
 
-class HookError(Exception):
+class HookError(HelmlessError):
     """A hook failed to be created or did not succeed."""
 
 

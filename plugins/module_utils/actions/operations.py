@@ -18,13 +18,14 @@ from .hooks import HookError, HookRunner, hooks_for
 from .progress import plan_summary, quiet
 from .sameness import differs, same_content
 from .report import Outcome
+from ..errors import HelmlessError
 
 STALE_PENDING_SECONDS = 300
 _LABEL = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
 _PREFIX = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
 
-class OperationError(Exception):
+class OperationError(HelmlessError):
     """The operation failed; ``outcome`` holds what was done before (for the module's result)."""
 
     def __init__(self, message, outcome=None):

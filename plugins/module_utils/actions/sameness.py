@@ -22,6 +22,7 @@ either way (see docs/check-mode-and-diff.md).
 import difflib
 import json
 
+from ..goyaml import YAMLError
 from ..plan.manifest import ManifestError, load_yaml, split_manifest
 
 _HOOK_FIELDS = ("name", "kind", "path", "events", "weight", "delete_policies")
@@ -117,7 +118,6 @@ def _documents(text):
 
 
 def _parsed_doc(text, source=""):
-    from ..goyaml import YAMLError
     try:
         return load_yaml(text)
     except YAMLError as exc:

@@ -25,6 +25,19 @@ def _value(words, params, name, flag):
         words.append("%s=%s" % (flag, params[name]))
 
 
+def _options(words, params, *pairs):
+    """For each (option, FLAG) in order: ``FLAG=value`` when FLAG ends with ``=``, else FLAG when the option is on."""
+    for name, flag in pairs:
+        if flag.endswith("="):
+            _value(words, params, name, flag[:-1])
+        else:
+            _flag(words, params, name, flag)
+
+
+# The TLS files of a chart repository or registry, under the option names most modules use.
+_TLS = (("ca_file", "--ca-file="), ("cert_file", "--cert-file="), ("key_file", "--key-file="))
+
+
 def _cluster(words, params):
     if isinstance(params.get("kubeconfig"), str):
         _value(words, params, "kubeconfig", "--kubeconfig")
@@ -55,13 +68,8 @@ def _chart_source(words, params, repo="chart_repo_url"):
     _value(words, params, "chart_version", "--version")
     _value(words, params, repo, "--repo")
     _credentials(words, params)
-    _flag(words, params, "pass_credentials", "--pass-credentials")
-    _value(words, params, "ca_file", "--ca-file")
-    _value(words, params, "cert_file", "--cert-file")
-    _value(words, params, "key_file", "--key-file")
-    _flag(words, params, "plain_http", "--plain-http")
-    _flag(words, params, "verify", "--verify")
-    _value(words, params, "keyring", "--keyring")
+    _options(words, params, ("pass_credentials", "--pass-credentials"), *_TLS, ("plain_http", "--plain-http"),
+             ("verify", "--verify"), ("keyring", "--keyring="))
 
 
 def _timing(words, params):
@@ -166,19 +174,13 @@ def template_command(params):
 
 def pull_command(params):
     words = ["helm", "pull", params["chart_ref"]]
-    _value(words, params, "repo_url", "--repo")
-    _value(words, params, "chart_version", "--version")
+    _options(words, params, ("repo_url", "--repo="), ("chart_version", "--version="))
     _credentials(words, params)
-    _flag(words, params, "pass_credentials", "--pass-credentials")
-    _flag(words, params, "skip_tls_certs_check", "--insecure-skip-tls-verify")
-    _value(words, params, "chart_ca_cert", "--ca-file")
-    _value(words, params, "chart_ssl_cert_file", "--cert-file")
-    _value(words, params, "chart_ssl_key_file", "--key-file")
-    _flag(words, params, "plain_http", "--plain-http")
-    _flag(words, params, "chart_devel", "--devel")
-    _flag(words, params, "verify_chart", "--verify")
-    _value(words, params, "verify_chart_keyring", "--keyring")
-    _flag(words, params, "provenance", "--prov")
+    _options(words, params, ("pass_credentials", "--pass-credentials"),
+             ("skip_tls_certs_check", "--insecure-skip-tls-verify"), ("chart_ca_cert", "--ca-file="),
+             ("chart_ssl_cert_file", "--cert-file="), ("chart_ssl_key_file", "--key-file="),
+             ("plain_http", "--plain-http"), ("chart_devel", "--devel"), ("verify_chart", "--verify"),
+             ("verify_chart_keyring", "--keyring="), ("provenance", "--prov"))
     if params.get("untar_chart"):
         words += ["--untar", "--untardir=%s" % params["destination"]]
     else:
@@ -191,12 +193,8 @@ def repository_command(params):
         return _line(["helm", "repo", "remove", params["repo_name"]])
     words = ["helm", "repo", "add", params["repo_name"], params.get("repo_url") or ""]
     _credentials(words, params)
-    _flag(words, params, "pass_credentials", "--pass-credentials")
-    _flag(words, params, "insecure_skip_tls_verify", "--insecure-skip-tls-verify")
-    _value(words, params, "ca_file", "--ca-file")
-    _value(words, params, "cert_file", "--cert-file")
-    _value(words, params, "key_file", "--key-file")
-    _flag(words, params, "force_update", "--force-update")
+    _options(words, params, ("pass_credentials", "--pass-credentials"),
+             ("insecure_skip_tls_verify", "--insecure-skip-tls-verify"), *_TLS, ("force_update", "--force-update"))
     return _line(words)
 
 
@@ -205,9 +203,5 @@ def registry_command(params, host):
         return _line(["helm", "registry", "logout", host])
     words = ["helm", "registry", "login", host]
     _credentials(words, params, "username", "password")
-    _flag(words, params, "insecure", "--insecure")
-    _value(words, params, "ca_file", "--ca-file")
-    _value(words, params, "cert_file", "--cert-file")
-    _value(words, params, "key_file", "--key-file")
-    _flag(words, params, "plain_http", "--plain-http")
+    _options(words, params, ("insecure", "--insecure"), *_TLS, ("plain_http", "--plain-http"))
     return _line(words)

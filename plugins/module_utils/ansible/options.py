@@ -120,6 +120,41 @@ _STRATEGY = {
               "description": ["Replace objects (PUT) instead of patching them, like Helm's C(--force-replace)."]},
 }
 
+# values_files entries may be URLs in release and template alike.
+_VALUES_URL = ("An entry may be an C(https://) or C(http://) URL, like Helm's C(-f <url>): it is fetched (before "
+               "anything touches the cluster) with the chart's TLS options and credentials (sent to the "
+               "I(chart_repo_url) host, or to the URL itself without one); a failure names the URL and the HTTP "
+               "status.")
+
+# How release and template find, fetch and check a chart (one text for both modules).
+_CHART_FETCH = {
+    "devel": {"type": "bool", "default": False,
+              "description": ["Without I(chart_version), consider prerelease versions of a repository chart too "
+                              "(Helm's C(--devel), the constraint C(>0.0.0-0))."]},
+    "enable_plugins": {"type": "bool", "default": False,
+                       "description": ["Allow kustomize exec plugins in I(post_renderer) to run (they run arbitrary "
+                                       "code; kustomize's C(--enable-alpha-plugins))."]},
+    "dependency_update": {"type": "bool", "default": False, "aliases": ["dep_up"],
+                          "description": ["Before loading a local chart directory, fetch the dependencies of its "
+                                          "C(Chart.yaml) into C(charts/) and write C(Chart.lock), like C(helm "
+                                          "dependency update) (repositories as URLs, C(@name) or C(file://) paths)."]},
+    "update_repo_cache": {"type": "bool", "default": False,
+                          "description": ["With I(chart_ref=repo_name/chart_name), download the repository's index "
+                                          "again first (C(helm repo update) for that repository)."]},
+    "verify": {"type": "bool", "default": False,
+               "description": ["Verify the chart's provenance before anything else happens, as C(helm --verify): a "
+                               "packaged chart (local C(.tgz) with its C(.prov) beside it, a repository or URL chart "
+                               "with C(<chart URL>.prov), an OCI chart with its provenance layer) must be signed by a "
+                               "key of I(keyring) and match the SHA-256 listed in the C(.prov). Chart directories "
+                               "cannot be verified (as in Helm)."]},
+    "keyring": {"type": "path",
+                "description": ["Keyring of trusted public keys for I(verify) (binary C(pubring.gpg), GnuPG "
+                                "C(pubring.kbx) or ASCII-armored keys); default C($GNUPGHOME/pubring.gpg) (or "
+                                "C(~/.gnupg)), as Helm."]},
+    "plain_http": {"type": "bool", "default": False,
+                   "description": ["Talk plain HTTP to the OCI registry of an C(oci://) I(chart_ref)."]},
+}
+
 RELEASE = dict(copy.deepcopy(_NAME), **{
     "release_state": {"type": "str", "default": "present", "choices": ["present", "absent"], "aliases": ["state"],
                       "description": ["C(present) installs or upgrades the release; C(absent) uninstalls it."]},
@@ -143,10 +178,7 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
                        "description": ["Values to pass to the chart (like C(-f) with a values file)."]},
     "values_files": {"type": "list", "elements": "str", "default": [],
                      "description": ["Values files, merged in order before I(release_values).",
-                                     "An entry may be an C(https://) or C(http://) URL, like Helm's C(-f <url>): it is fetched "
-                                     "(before anything touches the cluster) with the chart's TLS options and credentials "
-                                     "(sent to the I(chart_repo_url) host, or to the URL itself without one); a failure "
-                                     "names the URL and the HTTP status."]},
+                                     _VALUES_URL]},
     "set_values": {"type": "list", "elements": "dict",
                    "description": ["Values like C(--set), C(--set-string), C(--set-json), C(--set-file), "
                                    "C(--set-literal)."],
@@ -176,9 +208,6 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
                                "On upgrade they are merged over the deployed revision's labels; a value of "
                                "C(null) (the string) removes a label. Helm's own label names (name, owner, "
                                "status, version, createdAt, modifiedAt) are refused."]},
-    "devel": {"type": "bool", "default": False,
-              "description": ["Without I(chart_version), consider prerelease versions of a repository chart too "
-                              "(Helm's C(--devel), the constraint C(>0.0.0-0))."]},
     "create_namespace": {"type": "bool", "default": False,
                          "description": ["Create the release namespace if it does not exist."]},
     "skip_crds": {"type": "bool", "default": False, "description": ["Do not install the chart's C(crds/)."]},
@@ -192,35 +221,13 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
     "post_renderer": {"type": "raw",
                       "description": ["A post-renderer executable, or a list of post-renderers (executables, "
                                       "C(kustomize:) transformers, kustomize plugin configs) applied in order."]},
-    "enable_plugins": {"type": "bool", "default": False,
-                       "description": ["Allow kustomize exec plugins in I(post_renderer) to run (they run arbitrary "
-                                       "code; kustomize's C(--enable-alpha-plugins))."]},
     "description": {"type": "str", "description": ["Custom description of the new revision."]},
     "skip_schema_validation": {"type": "bool", "default": False,
                                "description": ["Do not validate the values against the charts' C(values.schema.json) "
                                                "(Helm's C(--skip-schema-validation))."]},
     "replace": {"type": "bool", "default": False,
                 "description": ["Accepted for compatibility: an uninstalled release name is always reusable."]},
-    "dependency_update": {"type": "bool", "default": False, "aliases": ["dep_up"],
-                          "description": ["Before loading a local chart directory, fetch the dependencies of its "
-                                          "C(Chart.yaml) into C(charts/) and write C(Chart.lock), like C(helm "
-                                          "dependency update) (repositories as URLs, C(@name) or C(file://) paths)."]},
-    "update_repo_cache": {"type": "bool", "default": False,
-                          "description": ["With I(chart_ref=repo_name/chart_name), download the repository's index "
-                                          "again first (C(helm repo update) for that repository)."]},
-    "verify": {"type": "bool", "default": False,
-               "description": ["Verify the chart's provenance before anything else happens, as C(helm --verify): a "
-                               "packaged chart (local C(.tgz) with its C(.prov) beside it, a repository or URL chart "
-                               "with C(<chart URL>.prov), an OCI chart with its provenance layer) must be signed by a "
-                               "key of I(keyring) and match the SHA-256 listed in the C(.prov). Chart directories "
-                               "cannot be verified (as in Helm)."]},
-    "keyring": {"type": "path",
-                "description": ["Keyring of trusted public keys for I(verify) (binary C(pubring.gpg), GnuPG "
-                                "C(pubring.kbx) or ASCII-armored keys); default C($GNUPGHOME/pubring.gpg) (or "
-                                "C(~/.gnupg)), as Helm."]},
-    "plain_http": {"type": "bool", "default": False,
-                   "description": ["Talk plain HTTP to the OCI registry of an C(oci://) I(chart_ref)."]},
-}, **copy.deepcopy(REPO_ACCESS), **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY))
+}, **copy.deepcopy(_CHART_FETCH), **copy.deepcopy(REPO_ACCESS), **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY))
 
 ROLLBACK = dict(copy.deepcopy(_NAME), **{
     "revision": {"type": "int", "default": 0,
@@ -303,10 +310,7 @@ TEMPLATE = dict({
                        "description": ["Values to pass to the chart, applied after I(values_files)."]},
     "values_files": {"type": "list", "elements": "str", "default": [],
                      "description": ["Value files (YAML) applied in order, before I(release_values).",
-                                     "An entry may be an C(https://) or C(http://) URL, like Helm's C(-f <url>): it is fetched "
-                                     "(before anything touches the cluster) with the chart's TLS options and credentials "
-                                     "(sent to the I(chart_repo_url) host, or to the URL itself without one); a failure "
-                                     "names the URL and the HTTP status."]},
+                                     _VALUES_URL]},
     "set_values": {"type": "list", "elements": "dict",
                    "description": ["Values as with C(--set) and friends. Helm applies them by type, in the order "
                                    "json, raw, string, file, literal."],
@@ -328,12 +332,6 @@ TEMPLATE = dict({
                                    "C(--output-dir)."]},
     "disable_hook": {"type": "bool", "default": False,
                      "description": ["Leave hooks out of the output (C(--no-hooks))."]},
-    "dependency_update": {"type": "bool", "default": False, "aliases": ["dep_up"],
-                          "description": ["Before loading a local chart directory, fetch its C(Chart.yaml) dependencies "
-                                          "into C(charts/) and write C(Chart.lock), like C(helm dependency update)."]},
-    "devel": {"type": "bool", "default": False,
-              "description": ["Without I(chart_version), consider prerelease versions of a repository chart too "
-                              "(C(helm template --devel))."]},
     "is_upgrade": {"type": "bool", "default": False,
                    "description": ["Render as an upgrade (C(.Release.IsUpgrade) true, C(.Release.IsInstall) false)."]},
     "kube_version": {"type": "str",
@@ -345,27 +343,10 @@ TEMPLATE = dict({
     "post_renderer": {"type": "list", "elements": "raw",
                       "description": ["Post-renderers applied in order (executables, C(kustomize:) transformers, "
                                       "kustomize plugin configs)."]},
-    "enable_plugins": {"type": "bool", "default": False,
-                       "description": ["Allow kustomize exec plugins in I(post_renderer)."]},
-    "update_repo_cache": {"type": "bool", "default": False,
-                          "description": ["With I(chart_ref=repo_name/chart_name), download the repository index "
-                                          "again first."]},
     "insecure_registry": {"type": "bool", "default": False,
                           "description": ["Do not verify the chart repository's TLS certificate "
                                           "(C(--insecure-skip-tls-verify))."]},
-    "verify": {"type": "bool", "default": False,
-               "description": ["Verify the chart's provenance before anything else happens, as C(helm --verify): a "
-                               "packaged chart (local C(.tgz) with its C(.prov) beside it, a repository or URL chart "
-                               "with C(<chart URL>.prov), an OCI chart with its provenance layer) must be signed by a "
-                               "key of I(keyring) and match the SHA-256 listed in the C(.prov). Chart directories "
-                               "cannot be verified (as in Helm)."]},
-    "keyring": {"type": "path",
-                "description": ["Keyring of trusted public keys for I(verify) (binary C(pubring.gpg), GnuPG "
-                                "C(pubring.kbx) or ASCII-armored keys); default C($GNUPGHOME/pubring.gpg) (or "
-                                "C(~/.gnupg)), as Helm."]},
-    "plain_http": {"type": "bool", "default": False,
-                   "description": ["Talk plain HTTP to the OCI registry of an C(oci://) I(chart_ref)."]},
-}, **{k: copy.deepcopy(v) for k, v in REPO_ACCESS.items() if k != "insecure_skip_tls_verify"}, **_unused_connection())
+}, **copy.deepcopy(_CHART_FETCH), **{k: copy.deepcopy(v) for k, v in REPO_ACCESS.items() if k != "insecure_skip_tls_verify"}, **_unused_connection())
 
 REPOSITORY = dict({
     "repo_name": {"type": "str", "required": True, "aliases": ["name"],
@@ -463,7 +444,7 @@ IGNORED = ("binary_path", "replace")
 
 def argument_spec(*tables):
     """AnsibleModule argument_spec for the union of option tables."""
-    from ansible.module_utils.basic import env_fallback
+    from ansible.module_utils.basic import env_fallback  # lazy: doc fragments load this table too
 
     def convert(opt):
         spec = {k: copy.deepcopy(v) for k, v in opt.items() if k not in ("description", "env", "options")}
@@ -482,7 +463,7 @@ def argument_spec(*tables):
 
 def doc_fragment(*tables):
     """The ``options:`` YAML documenting the same tables (for ansible-doc via doc fragments, on the controller)."""
-    import yaml
+    import yaml  # lazy: module_utils import without PyYAML; only ansible-doc needs this
 
     def convert(opt):
         doc = {"description": list(opt["description"])}

@@ -16,6 +16,7 @@ from ..kube.errors import KubeError
 from ..chart.capabilities import HELM_VERSION
 from .commands import (pull_command, registry_command, release_command, release_test_command, repository_command,
                        rollback_command, template_command)
+from ..errors import HelmlessError
 from .options import IGNORED
 
 _NAME_RE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
@@ -23,7 +24,7 @@ _DURATION = re.compile(r"(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)")
 _UNIT = {"h": 3600, "m": 60, "s": 1, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
 
 
-class ModuleFailure(Exception):
+class ModuleFailure(HelmlessError):
     """Fail the task with this message (and the partial result in ``result``)."""
 
     def __init__(self, message, result=None, warnings=()):
@@ -393,6 +394,8 @@ def run_module(module, run, *args):
         for warning in ignored_warnings(module.params) + exc.warnings:
             module.warn(warning)
         module.fail_json(msg=str(exc), **exc.result)
+    except HelmlessError as exc:  # an engine error no runner turned into a ModuleFailure: still the user's message
+        module.fail_json(msg=str(exc))
     for warning in warnings:
         module.warn(warning)
     module.exit_json(**result)
@@ -409,14 +412,14 @@ def freeze_imports():
 
 def run_template_task(params, check_mode=False):
     """``helm template`` for the template module: the render, plus helm's ``stdout``/``stderr``/``rc``."""
-    from ..render.template import TemplateError, run_template
+    from ..render.template import TemplateCommandError, run_template
 
     command = template_command(params)
     warnings = ignored_warnings(params)
     params = dict(params, values_files=_values_sources(params, warnings, command, rc=1))
     try:
         result, more = run_template(dict(params, check_mode=check_mode))
-    except TemplateError as exc:
+    except TemplateCommandError as exc:
         raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), rc=1)) from exc
     warnings += more
     result.update(changed=bool(result.get("files")) and not check_mode, stderr=_lines(warnings), rc=0,

@@ -11,6 +11,7 @@ Like Helm, this changes the chart in place (dependency lists and ``values``): pr
 a fresh or copied chart for every render.
 """
 
+from ..govalue.fmt import format_value
 from ..semver import is_compatible_range
 from .errors import ValuesError
 from .values import coalesce_values, copy_values, merge_tables, merge_values
@@ -125,7 +126,6 @@ def _path_to_map(path, data):
 
 def _go_sprint(value):
     """``fmt.Sprintf("%v", x)`` for an import-values child/parent entry."""
-    from ..govalue.fmt import format_value
     return format_value(value)
 
 

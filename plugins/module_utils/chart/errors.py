@@ -2,9 +2,10 @@
 
 Messages follow Helm's wording where Helm has one, so users can search for them.
 """
+from ..errors import HelmlessError
 
 
-class ChartError(Exception):
+class ChartError(HelmlessError):
     """A chart could not be loaded, validated or prepared for rendering."""
 
 

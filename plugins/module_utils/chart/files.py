@@ -8,15 +8,11 @@ import base64
 import posixpath
 
 from ..govalue.signature import go_signature
+from ..goyaml import to_yaml
 from ..govalue.values import StringSlice
 from .match import glob_regex
 
 _EXCLUDED = ("Chart.yaml", "Chart.lock", "values.yaml", "values.schema.json")
-
-
-def _to_yaml(value):
-    from ..goyaml import to_yaml
-    return to_yaml(value)
 
 
 class Files(dict):
@@ -63,13 +59,13 @@ class Files(dict):
     def AsConfig(self):
         """A YAML map of base name to content, for a ConfigMap's ``data``."""
         data = {posixpath.basename(name): _json_string(content) for name, content in sorted(self.items())}
-        return _trim(_to_yaml(data))
+        return _trim(to_yaml(data))
 
     def AsSecrets(self):
         """A YAML map of base name to base64 content, for a Secret's ``data``."""
         data = {posixpath.basename(name): base64.b64encode(content).decode("ascii")
                 for name, content in sorted(self.items())}
-        return _trim(_to_yaml(data))
+        return _trim(to_yaml(data))
 
 
 def _json_string(data):

@@ -8,7 +8,7 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-from ..govalue.re2 import translate
+from ..govalue.re2 import RegexpError, translate
 from ..govalue.strconv import go_quote
 
 
@@ -263,9 +263,8 @@ def check(value, fmt):
     if fmt == "regex":
         try:
             translate(value)
-        except Exception as exc:
-            text = str(exc)
-            return text if text.startswith("error parsing regexp") else "error parsing regexp: " + text
+        except RegexpError as exc:
+            return str(exc)
         return None
     checker = CHECKERS.get(fmt)
     return checker(value) if checker else None

@@ -16,6 +16,7 @@ import stat
 import tarfile
 import zlib
 
+from .. import goyaml
 from ..govalue.strconv import go_quote
 from .errors import ChartError
 from .ignore import HELMIGNORE, Rules
@@ -217,27 +218,18 @@ def _entry_name(entry):
     return name
 
 
-def _yaml():
-    from .. import goyaml
-    return goyaml
-
-
 def _load_yaml(data, filename):
     try:
-        return _yaml().load(data)
-    except ChartError:
-        raise
-    except Exception as exc:
+        return goyaml.load(data)
+    except goyaml.YAMLError as exc:
         raise ChartError("cannot load %s: %s" % (filename, exc))
 
 
 def load_values_file(data, filename="values.yaml"):
     """A values file (several YAML documents are merged in order, as Helm 4 does)."""
     try:
-        values = _yaml().load_values(data)
-    except ChartError:
-        raise
-    except Exception as exc:
+        values = goyaml.load_values(data)
+    except goyaml.YAMLError as exc:
         raise ChartError("cannot load %s: %s" % (filename, exc))
     return values if values is not None else {}
 

@@ -2,8 +2,10 @@
 
 import re
 
+from ..errors import HelmlessError
 
-class BadPattern(ValueError):
+
+class BadPattern(HelmlessError, ValueError):
     """Go's ``filepath.ErrBadPattern``."""
 
     def __init__(self):

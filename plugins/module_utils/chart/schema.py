@@ -123,7 +123,7 @@ class _Context(object):
     def resolve(self, ref):
         try:
             return self.validator._resolver.lookup(ref).contents
-        except Exception:
+        except Exception:  # referencing's Unresolvable, or no _resolver (jsonschema < 4.18): nothing to describe
             return {}
 
     def errors(self, schema, instance):

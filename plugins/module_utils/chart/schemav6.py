@@ -8,8 +8,9 @@ the ``jsonschema`` package.
 """
 
 import re
+from urllib.parse import unquote
 
-from ..govalue.re2 import translate
+from ..govalue.re2 import RegexpError, translate
 from . import formats
 
 _UNSUPPORTED = ("$dynamicRef", "$recursiveRef", "unevaluatedProperties", "unevaluatedItems",
@@ -90,7 +91,6 @@ class _Compiler(object):
         target = self.root
         for part in ref[1:].split("/")[1:] if ref != "#" else []:
             part = part.replace("~1", "/").replace("~0", "~")
-            from urllib.parse import unquote
             part = unquote(part)
             if isinstance(target, list):
                 target = target[int(part)]
@@ -198,7 +198,7 @@ def _regex(pattern):
     """Go RE2 semantics: the pattern translated by ``govalue.re2``."""
     try:
         return re.compile(translate(pattern)[0])
-    except Exception as exc:
+    except (RegexpError, re.error) as exc:
         raise Unsupported("pattern %s: %s" % (pattern, exc))
 
 
@@ -391,7 +391,7 @@ class Validator(object):
             if isinstance(bound, (int, float)) and not isinstance(bound, bool) and failed(bound):
                 errors.append(Err(loc, "%s: got %s, want %s" % (name, n(num), n(bound))))
         if s.multiple_of:
-            from fractions import Fraction
+            from fractions import Fraction  # lazy: only multipleOf needs exact rationals
             try:
                 ratio = Fraction(repr(num) if isinstance(num, float) else num) / Fraction(
                     repr(s.multiple_of) if isinstance(s.multiple_of, float) else s.multiple_of)

@@ -8,10 +8,13 @@ chart defaults are copied before they are merged, as Helm does.  Warnings Helm l
 
 
 from ..govalue.fmt import format_value
+from ..goyaml import YAMLError, load_values, merge_maps, to_yaml
 from ..govalue.values import go_type_name
 from .capabilities import Capabilities, HelmVersion, KubeVersion, VersionSet, parse_kube_version
 from .errors import ValuesError
+from . import strvals
 from .files import Files
+from .schema import validate_values
 
 __all__ = ["Values", "coalesce_values", "merge_values", "coalesce_tables", "merge_tables",
            "to_render_values", "ReleaseOptions", "Capabilities", "KubeVersion", "VersionSet",
@@ -35,7 +38,6 @@ class Values(dict):
         return self
 
     def YAML(self):
-        from ..goyaml import to_yaml
         text = to_yaml(dict(self))
         return text if text.endswith("\n") else text + "\n"
 
@@ -271,7 +273,6 @@ def to_render_values(chart, values=None, options=None, capabilities=None, warnin
     caps = capabilities or Capabilities()
     coalesced = coalesce_values(chart, values, warnings)
     if validate:
-        from .schema import validate_values
         validate_values(chart, coalesced)
     release = options.to_map()
     return chart_scope(chart, coalesced, release, caps)
@@ -332,8 +333,6 @@ def user_values(values_files=(), set_json=(), set_values=(), set_string=(), set_
     A ``values_files`` item is a path (read like ``-f``) or an already-parsed dict.
     Errors name the option or file as Helm's do (``failed parsing --set data: ...``).
     """
-    from . import strvals
-    from ..goyaml import load_values, merge_maps
     base = {}
     for item in values_files:
         if isinstance(item, dict):
@@ -346,7 +345,7 @@ def user_values(values_files=(), set_json=(), set_values=(), set_string=(), set_
                 raise ValuesError("open %s: %s" % (item, (exc.strerror or str(exc)).lower()))
             try:
                 current = load_values(data) or {}
-            except Exception as exc:
+            except YAMLError as exc:
                 raise ValuesError("failed to parse %s: %s" % (item, exc))
         base = merge_maps(base, current)
     steps = ((set_json, strvals.parse_set_json_cli, "--set-json data"), (set_values, strvals.parse_set, "--set data"),

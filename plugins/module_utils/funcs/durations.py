@@ -11,6 +11,7 @@ from ..govalue.signature import go_signature
 from ..govalue.strconv import go_quote, parse_float
 from ..govalue.values import GoStruct, go_type_name
 from .sprig.gotime import duration_string, parse_duration, round_duration
+from ..errors import HelmlessError
 
 _SECOND = 10**9
 _MAX_INT64 = (1 << 63) - 1
@@ -95,7 +96,7 @@ def _ns(m):
     return m.ns if isinstance(m, Duration) else int(m)
 
 
-class DurationError(ValueError):
+class DurationError(HelmlessError, ValueError):
     """``asDuration`` refused its argument (Go's message)."""
 
 

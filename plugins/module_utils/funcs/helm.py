@@ -5,10 +5,11 @@ The static ones are in :data:`HELM_FUNCS`. ``include``, ``tpl``, ``required``, `
 so the engine builds them per render with :func:`render_funcs`.
 """
 from .. import goyaml
-from ..gotemplate.errors import WrappedError
+from ..gotemplate.errors import TemplateError, WrappedError
 from ..govalue.signature import go_signature
 from ..govalue.strconv import go_quote
 from .durations import DURATION_FUNCS
+from ..errors import HelmlessError
 
 WARN_START = "HELM_ERR_START"
 WARN_END = "HELM_ERR_END"
@@ -20,26 +21,18 @@ def warn_wrap(message):
     return WARN_START + message + WARN_END
 
 
-class HelmFuncError(Exception):
+class HelmFuncError(HelmlessError):
     """An error returned by a Helm function; the executor reports ``error calling <fn>: <msg>``."""
 
 
 @go_signature("interface {}")
 def to_yaml(value):
-    """``toYaml``: sigs.k8s.io/yaml without the final newline; any error gives ``""``."""
+    """``toYaml``: sigs.k8s.io/yaml without the final newline; when Marshal returns an error
+    (NaN/Inf, characters yaml.v2 rejects) Helm renders ``""``, and so do we."""
     try:
         return _trim_newline(goyaml.to_yaml(value))
-    except Exception:
+    except goyaml.YAMLError:
         return ""
-
-
-@go_signature("interface {}")
-def must_to_yaml(value):
-    """``mustToYaml`` (Helm 4): like toYaml, but errors surface."""
-    try:
-        return _trim_newline(goyaml.to_yaml(value))
-    except goyaml.YAMLError as exc:
-        raise HelmFuncError(str(exc))
 
 
 @go_signature("interface {}")
@@ -47,7 +40,7 @@ def to_yaml_pretty(value):
     """``toYamlPretty``: yaml.v3 with indent 2, no final newline; errors give ``""``."""
     try:
         return _trim_newline(goyaml.to_yaml_pretty(value))
-    except Exception as exc:
+    except goyaml.YAMLError as exc:
         if str(exc).startswith("cannot marshal type"):
             raise  # yaml.v3 panics (rather than failing) on a type it cannot encode
         return ""
@@ -56,82 +49,64 @@ def to_yaml_pretty(value):
 @go_signature("string")
 def from_yaml(text):
     """``fromYaml``: a map, or ``{"Error": msg}`` when the text is not a YAML mapping."""
-    try:
-        return goyaml.from_yaml(text)
-    except Exception as exc:
-        return {"Error": str(exc)}
+    return goyaml.from_yaml(text)
 
 
 @go_signature("string")
 def from_yaml_array(text):
     """``fromYamlArray``: a list, or ``[msg]`` on error."""
-    try:
-        return goyaml.from_yaml_array(text)
-    except Exception as exc:
-        return [str(exc)]
+    return goyaml.from_yaml_array(text)
 
 
 @go_signature("interface {}")
 def to_json(value):
-    """``toJson``: ``json.Marshal``; any error (NaN, Inf) gives ``""``."""
+    """``toJson``: ``json.Marshal``; an error (NaN, Inf) gives ``""``."""
     try:
         return goyaml.to_json(value)
-    except Exception:
+    except goyaml.JSONError:
         return ""
-
-
-@go_signature("interface {}")
-def must_to_json(value):
-    """``mustToJson`` (Helm 4): like toJson, but errors surface."""
-    try:
-        return goyaml.to_json(value)
-    except Exception as exc:
-        raise HelmFuncError(str(exc))
 
 
 @go_signature("string")
 def from_json(text):
     """``fromJson``: a map, or ``{"Error": msg}``."""
-    try:
-        return goyaml.from_json(text)
-    except Exception as exc:
-        return {"Error": str(exc)}
+    return goyaml.from_json(text)
 
 
 @go_signature("string")
 def from_json_array(text):
     """``fromJsonArray``: a list, or ``[msg]``."""
-    try:
-        return goyaml.from_json_array(text)
-    except Exception as exc:
-        return [str(exc)]
+    return goyaml.from_json_array(text)
 
 
 @go_signature("interface {}")
 def to_toml(value):
-    """``toToml``: BurntSushi/toml output (trailing newline kept); on error the error text."""
+    """``toToml``: BurntSushi/toml output (trailing newline kept); on error the error text.
+    The encoder's panics (``toToml nil``) are not errors it returns: they fail the call."""
     try:
         return goyaml.to_toml(value)
-    except Exception as exc:
+    except goyaml.TOMLError as exc:
+        if exc.panic:
+            raise
         return str(exc)
 
 
-@go_signature("interface {}")
-def must_to_toml(value):
-    """``mustToToml`` (Helm 4.2): like toToml, but errors surface."""
-    try:
-        return goyaml.to_toml(value)
-    except Exception as exc:
-        raise HelmFuncError(str(exc))
+def _must(encode):
+    """Helm 4's ``mustToYaml``/``mustToJson`` and 4.2's ``mustToToml``: the encoder's error (or panic)
+    fails the call instead of rendering ``""`` or the error text."""
+    @go_signature("interface {}")
+    def must(value):
+        try:
+            return encode(value)
+        except (goyaml.YAMLError, goyaml.JSONError, goyaml.TOMLError) as exc:
+            raise HelmFuncError(str(exc))
+    return must
 
 
 @go_signature("string")
 def from_toml(text):
     """``fromToml``: a map, or ``{"Error": msg}``."""
-    try:
-        return goyaml.from_toml(text)
-    except Exception as exc:
-        return {"Error": str(exc)}
+    return goyaml.from_toml(text)
 
 
 @go_signature("string")
@@ -162,6 +137,11 @@ def empty_lookup(_api_version, _kind, _namespace, _name):
 
 def _trim_newline(text):
     return text[:-1] if text.endswith("\n") else text
+
+
+must_to_yaml = _must(lambda value: _trim_newline(goyaml.to_yaml(value)))
+must_to_json = _must(goyaml.to_json)
+must_to_toml = _must(goyaml.to_toml)
 
 
 HELM_FUNCS = {
@@ -216,11 +196,11 @@ def tpl_func(template_set, counters, funcs_for):
         clone.add_funcs(funcs_for(clone))
         try:
             clone.parse("gotpl", text)
-        except Exception as exc:
+        except TemplateError as exc:
             raise WrappedError("cannot parse template %s" % go_quote(text), exc)
         try:
             out = clone.execute("gotpl", data)
-        except Exception as exc:
+        except TemplateError as exc:
             raise WrappedError("error during tpl function execution for %s" % go_quote(text), exc)
         return out.replace("<no value>", "")
     return tpl

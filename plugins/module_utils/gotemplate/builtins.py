@@ -4,13 +4,14 @@
 those three specially when the name resolves to the function here (as Go's evalCall
 does for builtins); the Python bodies give the plain semantics otherwise.
 """
+from ..errors import HelmlessError
 from ..govalue.fmt import format_value, sprint, sprintf, sprintln
 from ..govalue.reflect import kind
 from ..govalue.signature import go_signature
 from ..govalue.values import Int64, Uint8, go_type_name
 
 
-class BuiltinError(Exception):
+class BuiltinError(HelmlessError):
     """An error a builtin returns; the executor reports ``error calling NAME: msg``."""
 
 

@@ -317,14 +317,17 @@ class _Probe(object):
 _PROBE = _Probe()
 
 
-def _invoke(ctx, tree, node, name, fn, argv):
+def invoke(ctx, tree, node, name, fn, argv):
+    """Call a template function or method as Go's ``safeCall`` does: its failure becomes
+    ``error calling NAME: ...`` at ``node``; a nested template error stays the cause (the chain Helm
+    reformats). Running out of stack is not the function's failure and passes through."""
     try:
         return fn(*argv)
     except TemplateError as exc:
         raise err(ctx, tree, node, "error calling %s" % name, exc)
     except RecursionError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # safeCall recovers any panic; our functions raise Python's errors for Go's panics
         raise err(ctx, tree, node, "error calling %s: %s" % (name, exc))
 
 
@@ -339,14 +342,7 @@ def call_function(ctx, tree, cmd, ident, f, arg_nodes, arg_evs, dot, vars, final
             raise err(ctx, tree, cmd, "error calling len: reflect: call of reflect.Value.Type on zero Value")
         if f.builtin == "call":
             return _call_builtin(ctx, tree, cmd, argv, arg_nodes, final)
-    try:
-        return f.fn(*argv)
-    except TemplateError as exc:
-        raise err(ctx, tree, cmd, "error calling %s" % f.name, exc)
-    except RecursionError:
-        raise
-    except Exception as exc:
-        raise err(ctx, tree, cmd, "error calling %s: %s" % (f.name, exc))
+    return invoke(ctx, tree, cmd, f.name, f.fn, argv)
 
 
 _METHODS = {}
@@ -361,7 +357,7 @@ def call_method(ctx, tree, node, name, method, arg_nodes, arg_evs, dot, vars, fi
         if key is not None:
             _METHODS[key] = f
     argv = _args(ctx, tree, node, f, arg_nodes, arg_evs, dot, vars, final)
-    return _invoke(ctx, tree, node, name, method, argv)
+    return invoke(ctx, tree, node, name, method, argv)
 
 
 class _CallError(Exception):
@@ -385,4 +381,4 @@ def _call_builtin(ctx, tree, cmd, argv, arg_nodes, final):
             raise _CallError("wrong number of args for %s: got %d want %d" % (callee, len(rest), nfixed))
     except _CallError as exc:
         raise err(ctx, tree, cmd, "error calling call: %s" % exc)
-    return _invoke(ctx, tree, cmd, "call", fn, rest)
+    return invoke(ctx, tree, cmd, "call", fn, rest)

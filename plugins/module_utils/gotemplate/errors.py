@@ -3,10 +3,11 @@
 Callers (Helm's render layer) rewrite these messages (``parse error at (...)``, Helm 4's
 multi-line chains), so the parts are kept as attributes instead of only a string.
 """
+from ..errors import HelmlessError
 from ..govalue.strconv import go_quote
 
 
-class TemplateError(Exception):
+class TemplateError(HelmlessError):
     """Base of every error the template engine raises."""
 
 

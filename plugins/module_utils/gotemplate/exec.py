@@ -13,8 +13,7 @@ from ..govalue.fmt import format_value, sort_keys
 from ..govalue.strconv import go_quote
 from ..govalue.values import GoStruct, Uint8, go_type_name
 from . import nodes as N
-from .calls import MISSING, call_function, call_method, err, last_at, last_node, make_plan, typed_value
-from .errors import TemplateError
+from .calls import MISSING, call_function, call_method, err, invoke, last_at, last_node, make_plan, typed_value
 
 UNSET = MISSING.__class__()
 _INTERFACE = "interface {}"
@@ -520,15 +519,7 @@ class _Compiler(object):
             plan = plans.get(f.sig)
             if plan is None:
                 plan = plans[f.sig] = make_plan(tree, ident, f, arg_nodes, arg_evs)
-            argv = plan(ctx, dot, vars, final)
-            try:
-                return f.fn(*argv)
-            except TemplateError as exc:
-                raise err(ctx, tree, cmd, "error calling %s" % name, exc)
-            except RecursionError:
-                raise
-            except Exception as exc:
-                raise err(ctx, tree, cmd, "error calling %s: %s" % (name, exc))
+            return invoke(ctx, tree, cmd, name, f.fn, plan(ctx, dot, vars, final))
         return run_call
 
 

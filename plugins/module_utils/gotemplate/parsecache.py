@@ -31,7 +31,7 @@ _state = {}
 
 
 def _source_digest(name):
-    from ..codecache import SOURCE_DIGESTS
+    from ..codecache import SOURCE_DIGESTS  # lazy: importing codecache installs its zip finder; modules opt in
     known = SOURCE_DIGESTS.get(name)
     if known:
         return known

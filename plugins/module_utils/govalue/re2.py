@@ -9,6 +9,8 @@ regex functions (funcs/sprig/regex.py).
 import re
 import unicodedata
 
+from ..errors import HelmlessError
+
 _MAX_RUNE = 0x10FFFF
 _WORD = "[0-9A-Za-z_]"
 _PERL = {"d": [(48, 57)], "s": [(9, 10), (12, 13), (32, 32)],
@@ -23,11 +25,11 @@ _POSIX = {
 }
 
 
-class RegexpError(Exception):
+class RegexpError(HelmlessError):
     """Go's *syntax.Error: ``error parsing regexp: <code>: `<expr>```."""
 
     def __init__(self, code, expr):
-        Exception.__init__(self, "error parsing regexp: %s: `%s`" % (code, expr))
+        HelmlessError.__init__(self, "error parsing regexp: %s: `%s`" % (code, expr))
 
 
 _CAT_TABLE = {}

@@ -44,13 +44,7 @@ class _V2(Emitter):
 
     nil_types = (NilMap, NilList)
 
-    def format_scalar(self, v):
-        if v is None:
-            return "null"
-        if v is True:
-            return "true"
-        if v is False:
-            return "false"
+    def format_number(self, v):
         return v2_number(v)
 
     def prep_str(self, s):
@@ -95,13 +89,7 @@ def _key_str(k):
 class _V3(Emitter):
     """gopkg.in/yaml.v3 Encoder with SetIndent(2) on the Go values themselves."""
 
-    def format_scalar(self, v):
-        if v is None:
-            return "null"
-        if v is True:
-            return "true"
-        if v is False:
-            return "false"
+    def format_number(self, v):
         if isinstance(v, int):
             return str(v)
         s = format_float(v)

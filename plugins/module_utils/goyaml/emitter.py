@@ -376,6 +376,16 @@ class Emitter(object):
 
     def format_scalar(self, v):
         """Plain text of a non-string scalar."""
+        if v is None:
+            return "null"
+        if v is True:
+            return "true"
+        if v is False:
+            return "false"
+        return self.format_number(v)
+
+    def format_number(self, v):
+        """Plain text of an int or float."""
         raise NotImplementedError
 
     def prep_keys(self, d):

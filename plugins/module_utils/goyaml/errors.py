@@ -1,7 +1,8 @@
 """The one exception type of the YAML/JSON/TOML layer."""
+from ..errors import HelmlessError
 
 
-class YAMLError(Exception):
+class YAMLError(HelmlessError):
     """A document could not be loaded or a value could not be serialised.
 
     ``go_message`` is the error text Go produces (``error converting YAML to JSON:

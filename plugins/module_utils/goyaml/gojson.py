@@ -10,6 +10,7 @@ import re
 
 from ..govalue.strconv import format_float_json, go_quote
 from ..govalue.values import GoStruct, go_type_name
+from ..errors import HelmlessError
 
 try:
     from json.encoder import c_encode_basestring as _enc_str
@@ -19,7 +20,7 @@ if _enc_str is None:  # pragma: no cover
     from json.encoder import py_encode_basestring as _enc_str
 
 
-class JSONError(ValueError):
+class JSONError(HelmlessError, ValueError):
     """json.Marshal / json.Unmarshal failed; ``str()`` is Go's error text."""
 
 

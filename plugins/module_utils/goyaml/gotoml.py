@@ -6,13 +6,14 @@ import re
 from ..govalue.strconv import format_float
 from ..govalue.values import GoStruct, Int64, go_type_name
 from .gojson import struct_value
+from ..errors import HelmlessError
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+\Z")
 _TOML_ESC = re.compile('[\x00-\x1f"\\\\\x7f]')
 _TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
 
-class TOMLError(ValueError):
+class TOMLError(HelmlessError, ValueError):
     """Encoding failed; ``str()`` is BurntSushi's error text.
 
     ``panic`` is True when Go's encoder panics instead of returning an error (then even

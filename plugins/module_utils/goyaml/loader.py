@@ -25,6 +25,7 @@ _SCALAR = _ALIAS = _MAP_START = _SEQ_START = _MAP_END = _SEQ_END = _DOC_START = 
 def _bind():
     global _yaml, _parser_class, _SCALAR, _ALIAS, _MAP_START, _SEQ_START, _MAP_END, _SEQ_END
     global _DOC_START, _DOC_END, _STREAM_END
+    # lazy: module_utils import without PyYAML (ansible/libraries.py)
     import yaml
     from yaml import events
 

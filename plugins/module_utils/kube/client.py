@@ -33,7 +33,7 @@ MAX_RETRY_AFTER = 30
 
 def _connect_failed(exc):
     """True when the request never reached the server (so resending it is always safe)."""
-    import urllib3.exceptions as u3
+    import urllib3.exceptions as u3  # lazy: third-party (ansible/libraries.py)
 
     reason = getattr(exc, "reason", None) or exc
     return isinstance(reason, (u3.NewConnectionError, u3.ConnectTimeoutError)) or isinstance(

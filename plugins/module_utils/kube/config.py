@@ -8,6 +8,7 @@ Explicit options override the kubeconfig, as in kubernetes.core.
 """
 import atexit
 import base64
+import datetime
 import json
 import os
 import shutil
@@ -113,9 +114,9 @@ class Connection:
             self.key_file = _tmpfile(status["clientKeyData"].encode(), ".key")
 
     def pool(self, maxsize=16):
-        import ssl
+        import ssl  # lazy: with urllib3, only when a task talks to a cluster
 
-        import urllib3
+        import urllib3  # lazy: third-party (ansible/libraries.py)
 
         kwargs = {"maxsize": maxsize, "block": False, "retries": False}
         if self.host.startswith("https"):
@@ -136,7 +137,6 @@ class Connection:
 
 def _rfc3339(text):
     """An ExecCredential expirationTimestamp as epoch seconds (None when absent or unreadable)."""
-    import datetime
 
     try:
         return datetime.datetime.fromisoformat(str(text).replace("Z", "+00:00")).timestamp() if text else None
@@ -157,7 +157,7 @@ def _read_kubeconfig(kubeconfig):
     """(merged config dict, directory for relative paths)."""
     if isinstance(kubeconfig, dict):
         return kubeconfig, None
-    import yaml
+    import yaml  # lazy: module_utils import without PyYAML (ansible/libraries.py)
 
     paths = [os.path.expanduser(p) for p in str(kubeconfig).split(os.pathsep) if p]
     merged, base = {"clusters": [], "users": [], "contexts": []}, None
@@ -222,7 +222,7 @@ def _from_kubeconfig(kubeconfig, context):
 def _auth_provider_token(kubeconfig, context):
     """Legacy auth-provider plugins: let the kubernetes package refresh and hand us the token."""
     try:
-        from kubernetes import client, config
+        from kubernetes import client, config  # lazy: optional, only for legacy auth-provider plugins
     except ImportError as exc:
         raise KubeConfigError("kubeconfig auth-provider entries need the Python library kubernetes, which is not "
                               "installed (pip install kubernetes)") from exc
@@ -252,7 +252,7 @@ def load_connection(kubeconfig=None, context=None, host=None, api_key=None, ca_c
                     proxy=None):
     """The Connection for these options (``None`` means unset)."""
     if isinstance(kubeconfig, str) and kubeconfig.strip().startswith(("apiVersion", "{")) and "\n" in kubeconfig:
-        import yaml
+        import yaml  # lazy: module_utils import without PyYAML (ansible/libraries.py)
 
         kubeconfig = yaml.safe_load(kubeconfig)
     if kubeconfig:

@@ -1,8 +1,10 @@
 """Errors raised by the kube layer, with the API server's own message kept."""
 import json
 
+from ..errors import HelmlessError
 
-class KubeError(Exception):
+
+class KubeError(HelmlessError):
     """Anything that went wrong talking to the cluster."""
 
 

@@ -2,6 +2,10 @@
 import json
 import re
 
+from .. import goyaml
+from ..errors import HelmlessError
+from ..goyaml import YAMLError
+
 INSTALL_ORDER = (
     "PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodSecurityPolicy",
     "PodDisruptionBudget", "ServiceAccount", "Secret", "SecretList", "ConfigMap", "StorageClass",
@@ -30,7 +34,6 @@ def load_yaml(text):
     """One YAML document as Kubernetes reads a manifest: sigs.k8s.io/yaml (go-yaml v2 typing, ``=`` and
     ``y`` as Go reads them, timestamps as strings), with whole numbers as JSON integers the way
     ``YAMLToJSON`` writes them (``replicas: 2`` is sent as ``2``, not ``2.0``)."""
-    from .. import goyaml
     return _json_numbers(goyaml.load(text))
 
 
@@ -48,7 +51,7 @@ _SPLIT = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
 _SOURCE = re.compile(r"^# Source: (.*)$", re.M)
 
 
-class ManifestError(ValueError):
+class ManifestError(HelmlessError, ValueError):
     """A manifest document that is not a Kubernetes object."""
 
 
@@ -128,7 +131,6 @@ def _load_document(chunk):
 
 def parse_manifest(text):
     """Manifest text → [Resource]; non-object documents (comments only) are skipped."""
-    from ..goyaml import YAMLError
     out = []
     for chunk, source in split_manifest(text):
         try:

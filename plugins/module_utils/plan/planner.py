@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from ..kube.errors import ApiError, KubeError, Unreachable
 from .manifest import (Resource, keeps_resource, ownership_problem, sort_resources, with_ownership,
                        UNINSTALL_ORDER)
+from ..errors import HelmlessError
 from .fields import ASSIGNED, csa_entries, keep_theirs, owned_fields
 from .patch import drift, three_way, two_way
 
@@ -22,7 +23,7 @@ _CONFLICT = re.compile(r'conflicts? with "([^"]+)"')
 _SERVER_META = ("resourceVersion", "generation", "managedFields", "creationTimestamp", "uid", "selfLink")
 
 
-class PlanError(Exception):
+class PlanError(HelmlessError):
     """The plan cannot be carried out (ownership conflict, server rejection...)."""
 
 

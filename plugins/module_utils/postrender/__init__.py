@@ -25,7 +25,7 @@ into a ``# Source:`` comment afterwards; objects a renderer created are named
 import os
 import re
 
-from .errors import PostRenderError
+from .errors import PostRenderError, PostRenderYAMLError
 from .execrender import parse_output, run_exec, run_plugin
 from .generators import absorb
 from .kustomize import build, finish
@@ -80,7 +80,7 @@ def run_files(files, renderers, *, enable_plugins=False, cwd=None):
 def _parse_input(text, where):
     try:
         docs = load_all(text)
-    except Exception as exc:
+    except PostRenderYAMLError as exc:
         raise PostRenderError("parsing %s: %s" % (where, " ".join(str(exc).split()))) from exc
     for doc in docs:
         if not isinstance(doc, dict):
@@ -162,7 +162,7 @@ def _load_kustomization(path, cwd, where):
             docs = load_all_v2(fh.read())
     except OSError as exc:
         raise PostRenderError("%s: kustomization %s: %s" % (where, path, exc.strerror)) from exc
-    except Exception as exc:
+    except PostRenderYAMLError as exc:
         raise PostRenderError("%s: kustomization %s: %s" % (where, path, " ".join(str(exc).split()))) from exc
     if len(docs) != 1 or not isinstance(docs[0], dict):
         raise PostRenderError("%s: kustomization %s must be one mapping" % (where, path))

@@ -5,7 +5,7 @@ import shutil
 import subprocess
 import tempfile
 
-from .errors import PostRenderError
+from .errors import PostRenderError, PostRenderYAMLError
 from .resources import Res
 from .yamlio import dump, dump_all, load_all
 
@@ -43,7 +43,7 @@ def parse_output(text, label, stderr=""):
     """The renderer's stdout as objects; anything but a stream of mappings is an error."""
     try:
         docs = load_all(text)
-    except Exception as exc:
+    except PostRenderYAMLError as exc:
         raise PostRenderError("%s produced output that is not valid YAML: %s%s" % (
             label, " ".join(str(exc).split()), "; stderr: " + stderr if stderr else "")) from exc
     for doc in docs:

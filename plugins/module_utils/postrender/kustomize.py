@@ -3,7 +3,7 @@ import os
 import re
 
 from . import fieldspecs as F
-from .errors import PostRenderError
+from .errors import PostRenderError, PostRenderYAMLError
 from .generators import absorb, generate
 from .namerefs import add_hashes, fix_references
 from .patches import drop_empty_nulls, json6902, smp
@@ -105,11 +105,10 @@ def _read(path, cwd, where):
 
 
 def _load_file(path, cwd, where):
+    text = _read(path, cwd, where)
     try:
-        return load_all(_read(path, cwd, where))
-    except PostRenderError:
-        raise
-    except Exception as exc:
+        return load_all(text)
+    except PostRenderYAMLError as exc:
         raise PostRenderError("%s: %s: %s" % (where, path, exc)) from exc
 
 
@@ -118,7 +117,7 @@ def _parse_patch(text, where):
         return [text]
     try:
         docs = load_all(text)
-    except Exception as exc:
+    except PostRenderYAMLError as exc:
         raise PostRenderError("%s: patch is not valid YAML: %s" % (where, exc)) from exc
     if not docs:
         raise PostRenderError("%s: empty patch" % where)

@@ -142,7 +142,7 @@ def _replace_list(value):
 
 def json6902(obj, ops, where):
     """Apply RFC 6902 operations; ``where`` names the patch in errors."""
-    import jsonpatch
+    import jsonpatch  # lazy: third-party, only for JSON 6902 patches (ansible/libraries.py)
 
     try:
         return jsonpatch.JsonPatch(ops).apply(obj)

@@ -11,6 +11,8 @@ import functools
 import re
 import types
 
+from .errors import PostRenderYAMLError
+
 _CORE12_RESOLVERS = (
     ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
     ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
@@ -54,7 +56,7 @@ def _map(loader, node):
 def _yaml():
     """PyYAML and the (core 1.2, go-yaml v2) loaders and dumper, built on first use so this module
     imports without PyYAML."""
-    import yaml
+    import yaml  # lazy: module_utils import without PyYAML (ansible/libraries.py)
 
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -98,14 +100,20 @@ def _yaml():
 
 def load_all_v2(text):
     """Like ``load_all`` with go-yaml v2 (YAML 1.1) scalar resolution."""
-    lib = _yaml()
-    return [doc for doc in lib.yaml.load_all(text, Loader=lib.v2) if doc is not None]
+    return _load_all(text, _yaml().v2)
 
 
 def load_all(text):
-    """Parse a multi-document stream; empty documents are dropped."""
+    """Parse a multi-document stream; empty documents are dropped. Raises PostRenderYAMLError."""
+    return _load_all(text, _yaml().core12)
+
+
+def _load_all(text, loader):
     lib = _yaml()
-    return [doc for doc in lib.yaml.load_all(text, Loader=lib.core12) if doc is not None]
+    try:
+        return [doc for doc in lib.yaml.load_all(text, Loader=loader) if doc is not None]
+    except lib.yaml.YAMLError as exc:
+        raise PostRenderYAMLError(str(exc)) from exc
 
 
 def dump(obj):

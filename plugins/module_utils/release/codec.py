@@ -9,11 +9,13 @@ import json
 
 from ..govalue.strconv import format_float_json
 
+from ..errors import HelmlessError
+
 _GZIP_MAGIC = b"\x1f\x8b\x08"
 _GO_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
-class ReleaseDecodeError(ValueError):
+class ReleaseDecodeError(HelmlessError, ValueError):
     """A stored release record that is not base64/gzip/JSON."""
 
 

@@ -12,11 +12,12 @@ import threading
 import uuid
 
 from ..kube.errors import ApiError
+from ..errors import HelmlessError
 
 IN_PROGRESS = "another operation (install/upgrade/rollback) is in progress"
 
 
-class LeaseHeld(Exception):
+class LeaseHeld(HelmlessError):
     """Another live process holds the release's lease (``holder``: that Lease, None if it let go since)."""
 
     def __init__(self, holder):

@@ -10,6 +10,7 @@ import time
 from ..kube.errors import ApiError
 from .codec import ReleaseDecodeError, decode_release, encode_release, go_json
 from .model import PENDING
+from ..errors import HelmlessError
 
 SYSTEM_LABELS = ("name", "owner", "status", "version", "createdAt", "modifiedAt")
 # The API server's cap on one Secret's (or ConfigMap's) data: the sum of its values' lengths, after the
@@ -17,7 +18,7 @@ SYSTEM_LABELS = ("name", "owner", "status", "version", "createdAt", "modifiedAt"
 MAX_RECORD_BYTES = 1024 * 1024
 
 
-class StorageError(Exception):
+class StorageError(HelmlessError):
     """A release record could not be read or written."""
 
 

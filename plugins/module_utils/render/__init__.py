@@ -7,9 +7,15 @@ schema, the engine, NOTES, the optional post-renderer, hook/manifest sorting - a
 import posixpath
 import sys
 
+from .. import goyaml
+from ..chart.dependencies import check_dependencies, process_dependencies
+from ..chart.errors import ChartError, ValuesError
+from ..chart.loader import load_chart
+from ..chart.values import Capabilities, ReleaseOptions, to_render_values, user_values
 from ..goyaml import merge_maps
+from ..semver import is_compatible_range
 from .engine import Engine, RenderError, paused_gc
-from .manifest import Hook, ManifestError, assemble, sort_manifests, template_output
+from .manifest import Hook, RenderManifestError, _path_match, assemble, sort_manifests, template_output
 from .nondeterministic import Tracker
 
 __all__ = ["render_release", "RenderResult", "RenderError", "Hook", "merge_user_values",
@@ -54,7 +60,6 @@ class RenderResult(object):
 
 def _load(chart):
     """A chart of our own: loaded from a path, or a copy (dependency processing prunes it)."""
-    from ..chart.loader import load_chart
     if isinstance(chart, (str, bytes)) or hasattr(chart, "__fspath__"):
         return load_chart(chart)
     return chart.copy()
@@ -69,9 +74,6 @@ def merge_user_values(values=None, values_files=(), set_values=()):
     (as kubernetes.core.helm takes them) or plain ``"a.b=c"`` strings (raw). Helm applies the
     groups in a fixed order: json, raw, string, file, literal.
     """
-    from .. import goyaml
-    from ..chart.errors import ValuesError
-    from ..chart.values import user_values
     merged = {}
     for path in values_files or ():
         if isinstance(path, tuple):  # (URL, content) fetched beforehand
@@ -133,9 +135,6 @@ def _render_release(chart, name, namespace, values, values_files, set_values, re
                     is_install, is_upgrade, kube_version, api_versions, lookup, post_renderer,
                     include_crds, show_only, subchart_notes, enable_plugins, skip_schema_validation,
                     vary):
-    from ..chart.errors import ChartError, ValuesError
-    from ..chart.dependencies import process_dependencies
-    from ..chart.values import Capabilities, ReleaseOptions, to_render_values
     try:
         chart = _load(chart)
         _check_installable(chart)
@@ -159,7 +158,7 @@ def _render_release(chart, name, namespace, values, values_files, set_values, re
         files = _post_render(files, post_renderer, enable_plugins)
     try:
         hooks, manifests = sort_manifests(files)
-    except ManifestError as exc:
+    except RenderManifestError as exc:
         raise RenderError(str(exc))
     crds = [(full_path, _text(data)) for _name, full_path, data in chart.crd_objects()]
     if show_only:
@@ -180,13 +179,12 @@ def _text(data):
 
 def _check_installable(chart):
     """What the helm CLI checks first: an application chart with its dependencies vendored."""
-    from ..chart.dependencies import check_dependencies
     kind = chart.metadata.get("type") or "application"
     if kind != "application":
         raise RenderError("%s charts are not installable" % kind, kind="chart")
     try:
         check_dependencies(chart)
-    except Exception as exc:
+    except ChartError as exc:
         raise RenderError("an error occurred while checking for chart dependencies. You may need "
                           "to run `helm dependency build` to fetch missing dependencies: %s" % exc,
                           kind="chart")
@@ -196,7 +194,6 @@ def _check_kube_version(chart, caps):
     constraint = chart.metadata.get("kubeVersion")
     if not constraint:
         return
-    from ..semver import is_compatible_range
     version = caps.KubeVersion.String()
     if not is_compatible_range(constraint, version):
         raise RenderError("chart requires kubeVersion: %s which is incompatible with Kubernetes %s"
@@ -216,7 +213,6 @@ def _take_notes(files, chart_name, subchart_notes):
 
 
 def _show_only(hooks, manifests, patterns):
-    from .manifest import _path_match
     keep = []
     for pattern in patterns:
         pattern = pattern.replace("\\", "/")
@@ -239,6 +235,7 @@ def _chart_relative(path):
 
 def _post_render(files, renderers, enable_plugins):
     """Helm 4's combined post-rendering: templates and hooks together, before sorting."""
+    # lazy: only charts run with a post_renderer load the post-render stage (the kustomize port)
     from ..postrender import PostRenderError, run_files
     try:
         return run_files(files, renderers, enable_plugins=enable_plugins)

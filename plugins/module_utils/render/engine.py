@@ -13,17 +13,21 @@ import re
 import sys
 import threading
 
+from ..chart.values import Values
 from ..funcs.helm import (
     HELM_FUNCS, REMOVED_SPRIG, WARN_END, WARN_START, include_func, tpl_func,
 )
+from ..funcs.sprig import SPRIG_FUNCS
+from ..gotemplate import ExecError, ParseError, TemplateSet
 from ..govalue.signature import go_signature
 from ..govalue.values import Int64
+from ..errors import HelmlessError
 
 NO_VALUE = "<no value>"
 _WARN = re.compile(re.escape(WARN_START) + r"(.*)" + re.escape(WARN_END), re.S)
 
 
-class RenderError(Exception):
+class RenderError(HelmlessError):
     """A chart failed to render; the message names file, line and column as Helm 4 does.
 
     ``kind`` says which stage failed: ``render`` (templates, manifests), ``values`` (values or
@@ -50,11 +54,6 @@ def _decode(data):
     if isinstance(data, str):
         return data
     return data.decode("utf-8", "surrogateescape")
-
-
-def _values_type():
-    from ..chart.values import Values
-    return Values
 
 
 def collect_templates(chart, top):
@@ -88,7 +87,6 @@ def sort_templates(names):
 
 def base_funcs():
     """Sprig, minus what Helm removes, then Helm's own functions."""
-    from ..funcs.sprig import SPRIG_FUNCS
     funcs = dict(SPRIG_FUNCS)
     for name in REMOVED_SPRIG:
         funcs.pop(name, None)
@@ -113,7 +111,6 @@ class Engine(object):
             self.funcs = tracker.funcs(self.funcs)
 
     def _template_set(self):
-        from ..gotemplate import TemplateSet
         counters = {}
         tset = TemplateSet(dict(self.funcs), missingkey="zero")
 
@@ -135,7 +132,6 @@ class Engine(object):
             return self._render_templates(templates)
 
     def _render_templates(self, templates):
-        from ..gotemplate import ParseError
         tset = self._template_set()
         order = sort_templates(templates)
         for name in order:
@@ -154,7 +150,7 @@ class Engine(object):
             except RecursionError:
                 raise RenderError("rendering template failed: runtime: goroutine stack exceeds "
                                   "1000000000-byte limit")
-            except Exception as exc:
+            except HelmlessError as exc:  # a template error, or a Go panic outside a function call
                 raise RenderError(format_exec_error(name, exc))
             rendered[name] = out.replace(NO_VALUE, "")
         return rendered
@@ -246,7 +242,7 @@ def _unstructured(value):
 
 
 def _template_object(name, base_path):
-    return _values_type()({"Name": name, "BasePath": base_path})
+    return Values({"Name": name, "BasePath": base_path})
 
 
 def format_parse_error(filename, exc):
@@ -320,7 +316,6 @@ def _traceable_str(location, function, message):
 
 def format_exec_error(filename, exc):
     """Helm 4's ``reformatExecErrorMsg`` over our exec errors."""
-    from ..gotemplate import ExecError
     text = str(exc)
     if not isinstance(exc, ExecError):
         return "rendering template failed: %s" % text if not text.startswith("template: ") else text

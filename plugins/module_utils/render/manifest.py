@@ -7,6 +7,10 @@ so the manifest we store is byte-for-byte what Helm stores and ``helm template``
 import posixpath
 import re
 
+from ..chart.metadata import scalar_to_string
+from ..errors import HelmlessError
+from ..goyaml import load
+
 SOURCE_HEADER = "---\n# Source: %s\n%s\n"
 
 # Go's regexp ``\s`` is [\t\n\f\r ]: no \v, unlike Python's.
@@ -55,7 +59,7 @@ UNINSTALL_ORDER = (
 )
 
 
-class ManifestError(Exception):
+class RenderManifestError(HelmlessError):
     """A rendered document is not valid YAML (Helm's ``YAML parse error on <path>: ...``)."""
 
 
@@ -136,7 +140,6 @@ def split_manifests(big_file):
 
 
 def _load_yaml(text):
-    from ..goyaml import load
     return load(text)
 
 
@@ -169,7 +172,6 @@ def _string_field(value, where):
         return value
     if isinstance(value, (dict, list)):
         raise ValueError(_decode_error(value, "Go struct field " + where, "string"))
-    from ..chart.metadata import scalar_to_string
     return scalar_to_string(value)
 
 
@@ -255,8 +257,8 @@ def sort_manifests(files, order=INSTALL_ORDER, load_yaml=_load_yaml):
             try:
                 obj = load_yaml(doc)
                 head = head_of(obj)
-            except Exception as exc:  # goyaml.YAMLError or a decode error, reported as Helm does
-                raise ManifestError("YAML parse error on %s: %s" % (path, _yaml_error_text(exc)))
+            except (HelmlessError, ValueError) as exc:  # goyaml.YAMLError, or head_of's decode error
+                raise RenderManifestError("YAML parse error on %s: %s" % (path, _yaml_error_text(exc)))
             annotations = head.annotations or {}
             if HOOK_ANNOTATION not in annotations:
                 generic.append(Manifest(path, doc, head, obj))
@@ -316,7 +318,7 @@ def template_output(manifest, hooks=(), disable_hooks=False, show_only=None):
                 selected.append(doc)
                 missing = False
         if missing:
-            raise ManifestError("could not find template %s in chart" % pattern)
+            raise RenderManifestError("could not find template %s in chart" % pattern)
     return "".join("---\n%s\n" % doc for doc in selected)
 
 

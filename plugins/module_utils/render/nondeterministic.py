@@ -9,6 +9,8 @@ randomness or time decided; the release layer uses that to tell a real change fr
 import functools
 import threading
 
+from ..funcs.sprig.gotime import Time
+
 RANDOM = frozenset((
     "randAlphaNum", "randAlpha", "randAscii", "randNumeric", "randBytes", "randInt", "shuffle", "uuidv4",
     "bcrypt", "htpasswd", "encryptAES", "genPrivateKey", "genCA", "genCAWithKey", "genSelfSignedCert",
@@ -68,7 +70,6 @@ class _Reporting(object):
         return self._clock(tracker, list(args))
 
     def _clock(self, tracker, args):
-        from ..funcs.sprig.gotime import Time
         name, pos = self.name, CLOCK[self.name]
         if pos is None:  # now
             tracker.called.add(name)

@@ -5,22 +5,23 @@ dict and warnings; no Ansible import here, so it is testable and reusable.
 """
 import os
 
+from ..repo import RepoError, chart_from_options
 from . import RenderError, render_release
-from .manifest import SOURCE_HEADER, ManifestError, template_output
+from .manifest import SOURCE_HEADER, RenderManifestError, template_output
+from ..errors import HelmlessError
 
 
-class TemplateError(Exception):
+class TemplateCommandError(HelmlessError):
     """The template could not be produced; the message is for the user."""
 
 
 def _check_chart(options, warnings):
     """The local chart path: repository/URL charts are fetched (and dependencies updated) first.
     Returns ``(path, version a local chart is expected to have or None)``."""
-    from ..repo import RepoError, chart_from_options
     try:
         return chart_from_options(options, warnings)
     except RepoError as exc:
-        raise TemplateError(str(exc))
+        raise TemplateCommandError(str(exc))
 
 
 def run_template(options):
@@ -48,7 +49,7 @@ def run_template(options):
             enable_plugins=bool(options.get("enable_plugins")),
             include_crds=bool(options.get("include_crds")))
     except RenderError as exc:
-        raise TemplateError(str(exc))
+        raise TemplateCommandError(str(exc))
     warnings.extend(result.warnings)
     if wanted and wanted.lstrip("v") != str(result.chart.version).lstrip("v"):
         warnings.append("chart_version %s ignored: the local chart is version %s"
@@ -57,8 +58,8 @@ def run_template(options):
     try:
         stdout = template_output(result.manifest, result.hooks, disable_hooks,
                                  options.get("show_only") or None)
-    except ManifestError as exc:
-        raise TemplateError(str(exc))
+    except RenderManifestError as exc:
+        raise TemplateCommandError(str(exc))
     out = {
         "rendered": result.rendered,
         "manifest": result.manifest,

@@ -47,7 +47,7 @@ def chart_from_options(params, warnings=None):
 def verify_located(located, keyring=None):
     """Helm's ``--verify``: the located archive against its ``.prov`` with ``keyring`` (default: Helm's);
     returns the :class:`~.provenance.Verification`, RepoError with Helm's message otherwise."""
-    from .provenance import default_keyring, verify_archive, verify_chart_file
+    from .provenance import default_keyring, verify_archive, verify_chart_file  # lazy: only --verify needs OpenPGP
     keyring = keyring or default_keyring()
     if not located.remote:
         return verify_chart_file(os.path.abspath(located.path), keyring)

@@ -13,6 +13,9 @@ import os
 import tarfile
 import urllib.parse
 
+from ..chart import ChartError, load_chart
+from ..chart.metadata import DEPENDENCY_FIELDS
+from ..goyaml import to_json, to_yaml
 from ..semver import SemverError, Version, check, parse_constraints
 from . import paths
 from .errors import RepoError
@@ -49,7 +52,6 @@ def _constraint(dep):
 
 
 def _load(path):
-    from ..chart import ChartError, load_chart
     try:
         return load_chart(path)
     except ChartError as exc:
@@ -117,7 +119,7 @@ def _lock(name, version, repository):
 
 def _resolve(deps, chart_dir, repos, indexes, plain_http=False):
     """Helm's Resolver.Resolve: the locked (name, repository, version) of every dependency."""
-    from .oci import tag_versions
+    from .oci import tag_versions  # lazy: only oci:// dependencies need the registry client
     locked, missing = [], []
     for dep in deps:
         name, repo = dep["name"], dep.get("repository", "")
@@ -178,8 +180,6 @@ def package_dir(chart):
 def hash_req(req, locked):
     """Helm's resolver.HashReq: sha256 of Go's JSON of ``[req, lock]`` (Dependency structs: fields in
     Go order, empty ones omitted, HTML characters escaped)."""
-    from ..chart.metadata import DEPENDENCY_FIELDS
-    from ..goyaml import to_json
 
     def struct(dep):
         return "{%s}" % ",".join("%s:%s" % (to_json(spec[0]), to_json(dep[spec[0]]))
@@ -221,7 +221,7 @@ def dependency_update(chart_dir, access=None, plain_http=False, warnings=None):
             continue
         url, dep_access = repos[dep["name"]][:2]
         if url.startswith("oci://"):
-            from .oci import pull
+            from .oci import pull  # lazy: only oci:// dependencies need the registry client
             ref = "%s/%s:%s" % (url.rstrip("/"), dep["name"], lock["version"])
             archives.append((dep["name"], "%s-%s.tgz" % (dep["name"], lock["version"]),
                              pull(ref, None, dep_access, plain_http)[0]))
@@ -248,7 +248,6 @@ def dependency_update(chart_dir, access=None, plain_http=False, warnings=None):
 
 def _delete_old(name, target):
     """Helm's safeDeleteDep: remove ``<name>-*.tgz`` files that really are chart ``name``."""
-    from ..chart import ChartError, load_chart
     for path in glob.glob(os.path.join(glob.escape(target), glob.escape(name) + "-*.tgz")):
         try:
             if load_chart(path).name != name:
@@ -259,7 +258,6 @@ def _delete_old(name, target):
 
 
 def _write_lock(chart_dir, chart, lock):
-    from ..goyaml import to_yaml
     legacy = chart.metadata.get("apiVersion") == "v1"
     dest = os.path.join(chart_dir, "requirements.lock" if legacy else "Chart.lock")
     if os.path.islink(dest):

@@ -12,7 +12,7 @@ from .errors import RepoError
 
 
 def _yaml_load(data):
-    import yaml
+    import yaml  # lazy: module_utils import without PyYAML (ansible/libraries.py)
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     return yaml.load(data, Loader=loader)  # noqa: S506 - a safe loader
 

@@ -95,7 +95,7 @@ def _from_repo_url(name, version, repo_url, access):
 
 
 def _from_oci(ref, version, access, plain_http):
-    from .oci import pull
+    from .oci import pull  # lazy: only oci:// charts need the registry client
     data, digest, picked, printed, provenance = pull(ref, version, access, plain_http)
     path = cache.store(data, digest, "%s version %s" % (ref, picked or "(digest)"))
     return Located(path, ref, picked, remote=True, output=printed, provenance=provenance)

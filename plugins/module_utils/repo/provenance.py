@@ -41,7 +41,7 @@ class Verification(object):
 
 def _sequoia():
     try:
-        import pysequoia
+        import pysequoia  # lazy: optional, only --verify needs it
     except ImportError:
         raise RepoError("verifying chart provenance needs the Python package pysequoia on the managed node "
                         "(pip install pysequoia)")

@@ -10,6 +10,8 @@ import os
 import shutil
 import tempfile
 
+from ..chart.errors import ChartError
+from ..chart.loader import archive_files as chart_archive_files
 from .errors import RepoError
 from .index import archive_name
 from .locate import locate_chart
@@ -31,10 +33,7 @@ class Pulled(object):
 def archive_files(data, source):
     """The chart loader's archive entries (Helm's ``LoadArchiveFiles`` checks) as ``{path: bytes}``, and the
     chart's ``Chart.yaml`` metadata; errors name ``source``."""
-    import yaml
-
-    from ..chart.errors import ChartError
-    from ..chart.loader import archive_files as chart_archive_files
+    import yaml  # lazy: module_utils import without PyYAML (ansible/libraries.py)
     try:
         files = dict(chart_archive_files(data))
     except ChartError as exc:
@@ -74,7 +73,7 @@ def pull_chart(chart_ref, destination, version=None, repo_url=None, access=None,
     if verify or provenance:
         prov = located.provenance()
     if verify:
-        from .provenance import default_keyring, verify_archive
+        from .provenance import default_keyring, verify_archive  # lazy: only --verify needs OpenPGP
         output += verify_archive(data, prov, filename, keyring or default_keyring()).text()
     if untar:
         target = os.path.join(destination, name)

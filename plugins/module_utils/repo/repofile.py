@@ -10,6 +10,7 @@ import fcntl
 import os
 import time
 
+from ..goyaml import to_yaml
 from . import paths
 from .errors import RepoError
 from .fetch import Access, get
@@ -83,7 +84,7 @@ def load_repositories(path=None):
         return {"apiVersion": "v1", "generated": go_time_now(), "repositories": []}
     except OSError as exc:
         raise RepoError("couldn't load repositories file (%s): %s" % (path, exc.strerror or exc))
-    import yaml
+    import yaml  # lazy: module_utils import without PyYAML (ansible/libraries.py)
     try:
         doc = yaml.safe_load(data) or {}
     except yaml.YAMLError as exc:
@@ -99,7 +100,6 @@ def load_repositories(path=None):
 
 
 def save_repositories(doc, path=None):
-    from ..goyaml import to_yaml
     path = path or paths.repository_config()
     paths.atomic_write(path, to_yaml(doc).encode("utf-8"), 0o600)
 

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from ..govalue.strconv import go_quote
 from ..govalue.values import GoStruct, Uint64
+from ..errors import HelmlessError
 
 _NUM = "0123456789"
 _ALLOWED = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-" + _NUM)
@@ -16,7 +17,7 @@ _MAX_LEN = 256
 _U64 = (1 << 64) - 1
 
 
-class SemverError(Exception):
+class SemverError(HelmlessError):
     pass
 
 

@@ -6,7 +6,7 @@ cover what the oracle's client dry-run does not expose (hook records, --show-onl
 import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.render.manifest import (
-    INSTALL_ORDER, ManifestError, sort_manifests, template_output, assemble,
+    INSTALL_ORDER, RenderManifestError, sort_manifests, template_output, assemble,
 )
 
 HOOK = """apiVersion: batch/v1
@@ -53,7 +53,7 @@ def test_hooks_and_resources_are_stable_sorted_by_install_order_unknown_kinds_la
 
 
 def test_a_document_that_is_not_yaml_names_its_template():
-    with pytest.raises(ManifestError) as err:
+    with pytest.raises(RenderManifestError) as err:
         sort_manifests({"c/templates/bad.yaml": "a: [1\n"})
     assert str(err.value).startswith("YAML parse error on c/templates/bad.yaml: ")
 
@@ -83,6 +83,6 @@ def test_show_only_keeps_matching_templates_in_pattern_order():
 
 def test_show_only_with_a_pattern_matching_nothing_fails_as_helm_does():
     manifest, hooks = _rendered()
-    with pytest.raises(ManifestError) as err:
+    with pytest.raises(RenderManifestError) as err:
         template_output(manifest, hooks, show_only=["templates/nope.yaml"])
     assert str(err.value) == "could not find template templates/nope.yaml in chart"

@@ -6,6 +6,8 @@ surrogates (``surrogateescape``), the same convention as ``govalue/fmt.py``.
 """
 import unicodedata
 
+from ...errors import HelmlessError
+
 
 # ------------------------------------------------------------------ bytes
 
@@ -100,5 +102,5 @@ def trim_cutset(s, cutset):
 
 # ------------------------------------------------------------------ panics
 
-class GoPanic(Exception):
+class GoPanic(HelmlessError):
     """A Go runtime panic recovered by text/template as a call error."""

@@ -14,6 +14,7 @@ from ...govalue.signature import go_signature
 from ...govalue.values import GoStruct
 from ._go import to_bytes, from_bytes, GoPanic
 from .encoding import _b64_decode, CorruptInput
+from ...errors import HelmlessError
 
 x509 = hashes = serialization = dsa = ec = ed25519 = rsa = None
 Cipher = algorithms = modes = ExtendedKeyUsageOID = NameOID = None
@@ -26,6 +27,7 @@ def _need_cryptography():
     global Cipher, algorithms, modes, ExtendedKeyUsageOID, NameOID
     if x509 is not None:
         return
+    # lazy: third-party (ansible/libraries.py) and slow, see above
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import dsa, ec, ed25519, rsa
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
@@ -47,7 +49,7 @@ class Certificate(GoStruct):
 
 @go_signature("string")
 def bcrypt(s):
-    import bcrypt as lib
+    import bcrypt as lib  # lazy: third-party (ansible/libraries.py), for few charts
 
     h = lib.hashpw(to_bytes(s)[:72], lib.gensalt(rounds=10))
     return "$2a$" + h.decode()[4:]
@@ -133,7 +135,7 @@ def genPrivateKey(typ):
     return _pem_key(priv)
 
 
-class _KeyError(Exception):
+class _KeyError(HelmlessError):
     pass
 
 

@@ -5,7 +5,7 @@ from .gotime import (
     Time, LOCAL, UTC, load_location, zero_time, parse_duration, duration_string,
     round_duration,
 )
-from .gotime_parse import parse_time, ParseError
+from .gotime_parse import parse_time, TimeParseError
 
 
 _DATE_INTS = (int, Int64, go_int_class("int32"))
@@ -143,7 +143,7 @@ def durationRound(d):
 def toDate(fmt, s):
     try:
         return parse_time(fmt, s, LOCAL)
-    except ParseError:
+    except TimeParseError:
         return zero_time()
 
 

@@ -124,20 +124,19 @@ def _mergo(dst, src, overwrite):
             dst[key] = sv
 
 
-@go_signature("map[string]interface {}", variadic="map[string]interface {}")
-def merge(dst, *srcs):
-    for src in srcs:
-        if src:
-            _mergo(dst, src, False)
-    return dst
+def _merger(overwrite):
+    """``merge`` (keep dst's non-empty values) or ``mergeOverwrite``: mergo over each source in turn."""
+    @go_signature("map[string]interface {}", variadic="map[string]interface {}")
+    def merged(dst, *srcs):
+        for src in srcs:
+            if src:
+                _mergo(dst, src, overwrite)
+        return dst
+    return merged
 
 
-@go_signature("map[string]interface {}", variadic="map[string]interface {}")
-def mergeOverwrite(dst, *srcs):
-    for src in srcs:
-        if src:
-            _mergo(dst, src, True)
-    return dst
+merge = _merger(False)
+mergeOverwrite = _merger(True)
 
 
 @go_signature("interface {}")

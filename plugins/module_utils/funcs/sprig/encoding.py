@@ -5,6 +5,7 @@ import zlib
 
 from ...govalue.signature import go_signature
 from ._go import to_bytes, from_bytes
+from ...errors import HelmlessError
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64MAP = {ord(c): i for i, c in enumerate(_B64)}
@@ -12,7 +13,7 @@ _B32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _B32MAP = {ord(c): i for i, c in enumerate(_B32)}
 
 
-class CorruptInput(Exception):
+class CorruptInput(HelmlessError):
     pass
 
 

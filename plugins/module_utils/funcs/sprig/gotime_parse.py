@@ -6,17 +6,18 @@ from ...govalue.strconv import go_quote
 from .gotime import (
     _std_chunk, _MONTHS, _DAYS, Location, Time, UTC, from_wall,
 )
+from ...errors import HelmlessError
 
 
-class ParseError(Exception):
+class TimeParseError(HelmlessError):
     pass
 
 
 def _perr(value, layout, vrest, elem, msg=""):
     if msg:
-        return ParseError("parsing time %s%s" % (go_quote(value), msg))
-    return ParseError("parsing time %s as %s: cannot parse %s as %s"
-                      % (go_quote(value), go_quote(layout), go_quote(vrest), go_quote(elem)))
+        return TimeParseError("parsing time %s%s" % (go_quote(value), msg))
+    return TimeParseError("parsing time %s as %s: cannot parse %s as %s"
+                          % (go_quote(value), go_quote(layout), go_quote(vrest), go_quote(elem)))
 
 
 def _getnum(s, fixed, width=2):

@@ -99,22 +99,6 @@ def randInt(lo, hi):
     return _rand.randrange(hi - lo) + lo
 
 
-@go_signature("interface {}", variadic="interface {}")
-def max_(a, *rest):
-    aa = to_int64(a)
-    for b in rest:
-        aa = max(aa, to_int64(b))
-    return Int64(aa)
-
-
-@go_signature("interface {}", variadic="interface {}")
-def min_(a, *rest):
-    aa = to_int64(a)
-    for b in rest:
-        aa = min(aa, to_int64(b))
-    return Int64(aa)
-
-
 def _go_fmax(a, b):
     if math.isinf(a) and a > 0 or math.isinf(b) and b > 0:
         return math.inf
@@ -135,20 +119,22 @@ def _go_fmin(a, b):
     return a if a < b else b
 
 
-@go_signature("interface {}", variadic="interface {}")
-def maxf(a, *rest):
-    aa = to_float64(a)
-    for b in rest:
-        aa = _go_fmax(aa, to_float64(b))
-    return aa
+def _fold(cast, pick, wrap=None):
+    """Sprig's ``max``/``min`` (int64) and ``maxf``/``minf`` (float64): each argument cast in turn,
+    the running ``pick`` of two."""
+    @go_signature("interface {}", variadic="interface {}")
+    def fold(a, *rest):
+        acc = cast(a)
+        for b in rest:
+            acc = pick(acc, cast(b))
+        return wrap(acc) if wrap else acc
+    return fold
 
 
-@go_signature("interface {}", variadic="interface {}")
-def minf(a, *rest):
-    aa = to_float64(a)
-    for b in rest:
-        aa = _go_fmin(aa, to_float64(b))
-    return aa
+max_ = _fold(to_int64, max, Int64)
+min_ = _fold(to_int64, min, Int64)
+maxf = _fold(to_float64, _go_fmax)
+minf = _fold(to_float64, _go_fmin)
 
 
 @go_signature("interface {}")

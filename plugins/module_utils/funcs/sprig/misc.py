@@ -7,6 +7,7 @@ from ...govalue.signature import go_signature
 from ...govalue.strconv import go_quote
 from ._go import to_bytes, from_bytes, GoPanic
 from .reflection import type_name
+from ...errors import HelmlessError
 
 # ------------------------------------------------------------------ path
 
@@ -74,7 +75,7 @@ def clean_(p):
 _ENC_PATH, _ENC_SEG, _ENC_HOST, _ENC_ZONE, _ENC_USER, _ENC_QUERY, _ENC_FRAG = range(7)
 
 
-class URLError(Exception):
+class URLError(HelmlessError):
     pass
 
 
