@@ -146,31 +146,50 @@ class _Compiler(object):
         return run_action
 
     def branch(self, node, elem, is_with):
+        """``{{if}}``/``{{with}}``: evaluate the pipeline, run the body or the else list.
+
+        The body and the else list are compiled the first time they run: a chart's templates
+        are mostly bodies of conditions its values leave false (half of kube-prometheus-stack's
+        templates render nothing), and a body never run never costs compiling."""
         pe = self.pipeline(node.pipe, elem)
-        body = self.list(node.list, False if is_with else elem)
-        orelse = self.list(node.else_list, elem) if node.else_list is not None else None
+        body_elem = False if is_with else elem
+        else_list = node.else_list
+        body = orelse = None
         if is_with:
             def run_with(ctx, dot, vars, w):
+                nonlocal body, orelse
                 v = pe(ctx, dot, vars)
                 if v:
+                    if body is None:
+                        body = self.list(node.list, body_elem)
                     body(ctx, v, vars, w)
-                elif orelse is not None:
+                elif else_list is not None:
+                    if orelse is None:
+                        orelse = self.list(else_list, elem)
                     orelse(ctx, dot, vars, w)
             return run_with
 
         def run_if(ctx, dot, vars, w):
+            nonlocal body, orelse
             if pe(ctx, dot, vars):
+                if body is None:
+                    body = self.list(node.list, body_elem)
                 body(ctx, dot, vars, w)
-            elif orelse is not None:
+            elif else_list is not None:
+                if orelse is None:
+                    orelse = self.list(else_list, elem)
                 orelse(ctx, dot, vars, w)
         return run_if
 
     def range(self, node, elem):
+        """``{{range}}`` over a slice, a map (sorted keys), an integer or nothing (the else
+        list). ``{{break}}``/``{{continue}}`` in the body raise _Break/_Continue, caught here.
+        Body and else list are compiled the first time they run, as in branch."""
         tree = self.tree
         pipe = node.pipe
         pe = self.pipeline(pipe, elem)
-        body = self.list(node.list, True)
-        orelse = self.list(node.else_list, elem) if node.else_list is not None else None
+        body = orelse = None
+        else_list = node.else_list
         decl = pipe.decl
         ndecl = len(decl)
         is_assign = pipe.is_assign
@@ -197,10 +216,13 @@ class _Compiler(object):
                 raise err(ctx, tree, bad, "undefined variable: %s" % bad.ident[0])
 
         def run_range(ctx, dot, vars, w):
+            nonlocal body, orelse
             val = pe(ctx, dot, vars)
             t = val.__class__
             if t is list or t is tuple or isinstance(val, (list, tuple, bytes)):
                 if val:
+                    if body is None:
+                        body = self.list(node.list, True)
                     for i, e in enumerate(map(Uint8, val) if isinstance(val, bytes) else val):
                         setv(ctx, vars, i, e)
                         try:
@@ -212,6 +234,8 @@ class _Compiler(object):
                     return
             elif isinstance(val, dict):
                 if val:
+                    if body is None:
+                        body = self.list(node.list, True)
                     for k in sort_keys(val):
                         e = val[k]
                         setv(ctx, vars, k, e)
@@ -226,6 +250,8 @@ class _Compiler(object):
                 if ndecl > 1:
                     raise err(ctx, tree, errnode, "can't use %d to iterate over more than one variable" % val)
                 if val > 0:
+                    if body is None:
+                        body = self.list(node.list, True)
                     # Go yields values of the ranged integer's own type.
                     for i in (range(val) if t is int else map(t, range(val))):
                         setv(ctx, vars, None, i)
@@ -238,7 +264,9 @@ class _Compiler(object):
                     return
             elif val is not None:
                 raise err(ctx, tree, errnode, "range can't iterate over %s" % format_value(val))
-            if orelse is not None:
+            if else_list is not None:
+                if orelse is None:
+                    orelse = self.list(else_list, elem)
                 orelse(ctx, dot, vars, w)
         return run_range
 

@@ -1,27 +1,34 @@
 """Tokenizer for Go templates, following text/template/parse/lex.go.
 
-The whole text is tokenized up front into ``(type, value, pos, space_before)`` tuples
+The whole text is tokenized up front into :class:`Token` tuples ``(kind, val, pos, space)``
 (``pos`` is a character offset into the text).  Unlike Go, runs of spaces inside actions
 are not tokens: each token records whether spaces preceded it, which is all the parser
 needs from them.  A lexical error becomes a final ``ERROR`` token, as the
 Go lexer emits ``itemError`` and stops; the parser reports it when it gets there.
 """
 import re
+from collections import namedtuple
 
 from ..govalue.strconv import go_quote
 
+# Token kinds, Go's itemType.
 (EOF, ERROR, TEXT, LEFT, RIGHT, SPACE, FIELD, IDENT, VAR, STRING, RAWSTRING, CHARCONST,
  NUMBER, COMPLEX, BOOL, DOT, NIL, PIPE, LPAREN, RPAREN, DECLARE, ASSIGN, CHAR, COMMENT,
  KEYWORD) = range(25)
 
-# Keyword tokens carry their word as value; their type is KEYWORD + index.
+# Keyword tokens carry their word as value; their kind is KEYWORD + index.
 KEYWORDS = ("block", "break", "continue", "define", "else", "end", "if", "range", "template", "with")
 K_BLOCK, K_BREAK, K_CONTINUE, K_DEFINE, K_ELSE, K_END, K_IF, K_RANGE, K_TEMPLATE, K_WITH = (
     KEYWORD + i for i in range(len(KEYWORDS)))
-_KEYWORD_TYPE = dict((w, KEYWORD + i) for i, w in enumerate(KEYWORDS))
+_WORD_KIND = dict((w, KEYWORD + i) for i, w in enumerate(KEYWORDS))
+_WORD_KIND.update(true=BOOL, false=BOOL, nil=NIL)
+
+Token = namedtuple("Token", "kind val pos space")
+Token.__doc__ = """One lexeme: its kind, its text, its offset, and whether spaces preceded it."""
+# tuple.__new__ builds a Token in C; Token(...) would run the Python-level __new__ per token.
+_new = tuple.__new__
 
 _SPACE = " \t\r\n"
-_TERMINATORS = frozenset(" \t\r\n.,|:)(")
 
 
 def _is_alnum(ch):
@@ -38,17 +45,27 @@ def _u(ch):
 
 
 def lex(text, break_ok=True, continue_ok=True):
-    """Tokenize ``text``; returns the token list (ending with EOF or ERROR)."""
+    """Tokenize ``text``; returns the token list (ending with EOF or ERROR, repeated).
+
+    ``break_ok``/``continue_ok``: whether those words are keywords (Go turns them into
+    identifiers when the function map defines them)."""
     toks = []
     append = toks.append
     n = len(text)
     pos = 0
+    words = _WORD_KIND
+    if not (break_ok and continue_ok):
+        words = dict(words)
+        if not break_ok:
+            del words["break"]
+        if not continue_ok:
+            del words["continue"]
     while True:
         i = text.find("{{", pos)
         if i < 0:
             if pos < n:
-                append((TEXT, text[pos:], pos, False))
-            append((EOF, "", n, False))
+                append(_new(Token, (TEXT, text[pos:], pos, False)))
+            append(_new(Token, (EOF, "", n, False)))
             return _pad(toks)
         j = i + 2
         trim = j + 1 < n and text[j] == "-" and text[j + 1] in _SPACE
@@ -57,13 +74,13 @@ def lex(text, break_ok=True, continue_ok=True):
             if trim:
                 chunk = chunk.rstrip(_SPACE)
             if chunk:
-                append((TEXT, chunk, pos, False))
+                append(_new(Token, (TEXT, chunk, pos, False)))
         if trim:
             j += 2
         if text.startswith("/*", j):
             k = text.find("*/", j + 2)
             if k < 0:
-                append((ERROR, "unclosed comment", j, False))
+                append(_new(Token, (ERROR, "unclosed comment", j, False)))
                 return _pad(toks)
             k += 2
             if text.startswith(" -}}", k) or text.startswith("\t-}}", k) or \
@@ -74,148 +91,119 @@ def lex(text, break_ok=True, continue_ok=True):
             elif text.startswith("}}", k):
                 pos = k + 2
             else:
-                append((ERROR, "comment ends before closing delimiter", j, False))
+                append(_new(Token, (ERROR, "comment ends before closing delimiter", j, False)))
                 return _pad(toks)
             continue
-        append((LEFT, "{{", i, False))
-        pos = _lex_action(text, j, toks, break_ok, continue_ok)
+        append(_new(Token, (LEFT, "{{", i, False)))
+        pos = _lex_action(text, j, append, words)
         if pos < 0:
             return _pad(toks)
 
 
+# One token inside an action, after the spaces before it.  A word, field or variable must
+# end at a terminator (Go's atTerminator); one that does not matches ``badword`` instead.
+_TERMINATED = r"(?=[ \t\r\n.,|:)(]|\}\}|\Z)"
 _TOKEN = re.compile(r"""
-    ([ \t\r\n]*)                              # 1 spaces before the token
+    (?P<space>[ \t\r\n]*)
     (?:
-      (\}\})                                  # 2 close
-    | (?<=[ \t\r\n])(-\}\})                  # 3 trim close (needs one space before it)
-    | ("(?:[^"\\\n]|\\[^\n])*")            # 4 string
-    | (`[^`]*`)                               # 5 raw string
-    | ('(?:[^'\\\n]|\\[^\n])*')            # 6 char constant
-    | (\$\w*)                                 # 7 variable
-    | (\.(?![0-9])\w*)                        # 8 field or dot
-    | ([+\-.0-9])                              # 9 number start
-    | (\w+)                                   # 10 identifier, keyword
-    | (:=)                                    # 11
-    | ([=|(),])                               # 12 punctuation
-    | ([^ \t\r\n])                           # 13 anything else
+      (?P<field>\.(?![0-9])\w*)""" + _TERMINATED + r"""
+    | (?P<word>(?![0-9])\w+)""" + _TERMINATED + r"""
+    | (?P<close>\}\})
+    | (?P<string>"(?:[^"\\\n]|\\[^\n])*")
+    | (?P<var>\$\w*)""" + _TERMINATED + r"""
+    | (?P<punct>[=|(),])
+    | (?<=[ \t\r\n])(?P<trimclose>-\}\})     # a trim marker needs one space before it
+    | (?P<badword>\.(?![0-9])\w*|(?![0-9])\w+|\$\w*)
+    | (?P<number>[+\-.0-9])                    # scanned by _scan_number
+    | (?P<rawstring>`[^`]*`)
+    | (?P<charconst>'(?:[^'\\\n]|\\[^\n])*')
+    | (?P<declare>:=)
+    | (?P<other>[^ \t\r\n])
     )""", re.X | re.S)
+_KIND = {"string": STRING, "var": VAR, "rawstring": RAWSTRING, "charconst": CHARCONST,
+         "declare": DECLARE}
 _PUNCT = {"=": ASSIGN, "|": PIPE, "(": LPAREN, ")": RPAREN, ",": CHAR}
+_UNTERMINATED = {'"': "unterminated quoted string", "`": "unterminated raw quoted string",
+                 "'": "unterminated character constant", ":": "expected :="}
 
 
-def _lex_action(text, pos, toks, break_ok, continue_ok):
+def _lex_action(text, pos, append, words):
     """Tokenize inside an action starting at ``pos``; returns the position after ``}}``
-    (and its trim), or -1 after an error.  Tokens are (type, value, pos, space_before)."""
-    append = toks.append
+    (and its trim), or -1 after an error."""
     n = len(text)
     depth = 0
     match = _TOKEN.match
+    kinds = _KIND
     while True:
         m = match(text, pos)
-        if m is None:
+        group = m.lastgroup if m is not None else "space"
+        if group == "space":
             # Only spaces up to the end of the text.
-            append((ERROR, "unclosed action", n, True))
+            append(_new(Token, (ERROR, "unclosed action", n, True)))
             return -1
-        k = m.lastindex
-        sp = m.end(1) > pos
-        start = m.start(k) if k is not None else m.end()
-        if k is None or k == 1:
-            append((ERROR, "unclosed action", n, True))
-            return -1
+        start = m.end(1)
+        sp = start > pos
         end = m.end()
-        if k == 2 or k == 3:
+        if group == "field":
+            if end == start + 1:
+                append(_new(Token, (DOT, ".", start, sp)))
+            else:
+                append(_new(Token, (FIELD, text[start:end], start, sp)))
+        elif group == "word":
+            word = text[start:end]
+            append(_new(Token, (words.get(word, IDENT), word, start, sp)))
+        elif group in kinds:
+            append(_new(Token, (kinds[group], text[start:end], start, sp)))
+        elif group == "close" or group == "trimclose":
             if depth:
-                append((ERROR, "unclosed left paren", start, sp))
+                append(_new(Token, (ERROR, "unclosed left paren", start, sp)))
                 return -1
-            if k == 2:
-                append((RIGHT, "}}", start, sp))
+            if group == "close":
+                append(_new(Token, (RIGHT, "}}", start, sp)))
                 return end
-            append((RIGHT, "}}", start + 1, sp))
+            append(_new(Token, (RIGHT, "}}", start + 1, sp)))
             while end < n and text[end] in _SPACE:
                 end += 1
             return end
-        if k == 8 or k == 7 or k == 10:
-            if end < n:
-                c = text[end]
-                if c not in _TERMINATORS and not text.startswith("}}", end):
-                    append((ERROR, "bad character %s" % _u(c), start, sp))
-                    return -1
-            word = m.group(k)
-            if k == 8:
-                append((DOT, ".", start, sp) if end == start + 1 else (FIELD, word, start, sp))
-            elif k == 7:
-                append((VAR, word, start, sp))
-            else:
-                kt = _KEYWORD_TYPE.get(word)
-                if kt is not None:
-                    if (kt == K_BREAK and not break_ok) or (kt == K_CONTINUE and not continue_ok):
-                        kt = IDENT
-                    append((kt, word, start, sp))
-                elif word == "true" or word == "false":
-                    append((BOOL, word, start, sp))
-                elif word == "nil":
-                    append((NIL, word, start, sp))
-                else:
-                    append((IDENT, word, start, sp))
-            pos = end
-        elif k == 12:
-            c = m.group(12)
+        elif group == "punct":
+            c = text[start]
             if c == "(":
                 depth += 1
             elif c == ")":
                 depth -= 1
                 if depth < 0:
-                    append((ERROR, "unexpected right paren", start, sp))
+                    append(_new(Token, (ERROR, "unexpected right paren", start, sp)))
                     return -1
-            append((_PUNCT[c], c, start, sp))
-            pos = end
-        elif k == 4:
-            append((STRING, m.group(4), start, sp))
-            pos = end
-        elif k == 9:
+            append(_new(Token, (_PUNCT[c], c, start, sp)))
+        elif group == "number":
             end = _scan_number(text, start)
             if end < 0:
-                append((ERROR, "bad number syntax: %s" % go_quote(text[start:-end - 1]), start, sp))
+                append(_new(Token, (ERROR, "bad number syntax: %s" % go_quote(text[start:-end - 1]), start, sp)))
                 return -1
-            typ = NUMBER
+            kind = NUMBER
             if end < n and text[end] in "+-":
                 p2 = _scan_number(text, end)
                 if p2 < 0 or text[p2 - 1] != "i":
                     stop = -p2 - 1 if p2 < 0 else p2
-                    append((ERROR, "bad number syntax: %s" % go_quote(text[start:stop]), start, sp))
+                    append(_new(Token, (ERROR, "bad number syntax: %s" % go_quote(text[start:stop]), start, sp)))
                     return -1
                 end = p2
-                typ = COMPLEX
-            append((typ, text[start:end], start, sp))
-            pos = end
-        elif k == 5:
-            append((RAWSTRING, m.group(5), start, sp))
-            pos = end
-        elif k == 6:
-            append((CHARCONST, m.group(6), start, sp))
-            pos = end
-        elif k == 11:
-            append((DECLARE, ":=", start, sp))
-            pos = end
+                kind = COMPLEX
+            append(_new(Token, (kind, text[start:end], start, sp)))
+        elif group == "badword":
+            append(_new(Token, (ERROR, "bad character %s" % _u(text[end]), start, sp)))
+            return -1
         else:
-            c = m.group(13)
-            if c == '"':
-                append((ERROR, "unterminated quoted string", start, sp))
-                return -1
-            if c == "`":
-                append((ERROR, "unterminated raw quoted string", start, sp))
-                return -1
-            if c == "'":
-                append((ERROR, "unterminated character constant", start, sp))
-                return -1
-            if c == ":":
-                append((ERROR, "expected :=", start, sp))
+            c = text[start]
+            if c in _UNTERMINATED:
+                append(_new(Token, (ERROR, _UNTERMINATED[c], start, sp)))
                 return -1
             if ord(c) < 0x80 and c.isprintable():
-                append((CHAR, c, start, sp))
-                pos = end
-                continue
-            append((ERROR, "unrecognized character in action: %s" % _u(c), start, sp))
-            return -1
+                append(_new(Token, (CHAR, c, start, sp)))
+            else:
+                append(_new(Token, (ERROR, "unrecognized character in action: %s" % _u(c), start, sp)))
+                return -1
+        pos = end
 
 
 def _pad(toks):
@@ -223,15 +211,6 @@ def _pad(toks):
     toks.extend([toks[-1]] * 3)
     return toks
 
-
-def _terminator(text, pos):
-    """Go's atTerminator check after a word; returns an error message or None."""
-    if pos >= len(text):
-        return None
-    c = text[pos]
-    if c in _TERMINATORS or text.startswith("}}", pos):
-        return None
-    return "bad character %s" % _u(c)
 
 
 def _accept_run(text, pos, chars):
@@ -280,7 +259,7 @@ def _scan_number(text, pos):
 
 def token_str(tok):
     """Go's item.String() for error messages."""
-    typ, val = tok[0], tok[1]
+    typ, val = tok.kind, tok.val
     if typ == EOF:
         return "EOF"
     if typ == ERROR:

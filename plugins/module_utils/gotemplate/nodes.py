@@ -170,9 +170,6 @@ class ChainNode(Node):
         self.node = node
         self.field = []
 
-    def add(self, field):
-        self.field.extend(field[1:].split("."))
-
     def __str__(self):
         if isinstance(self.node, PipeNode):
             s = "(%s)" % self.node

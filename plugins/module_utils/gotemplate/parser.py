@@ -25,6 +25,8 @@ _ELSE = "else"
 
 
 class _End(object):
+    """``{{end}}`` or ``{{else}}`` as item_list meets it: ends the list, and its owner checks the kind."""
+
     def __init__(self, pos, kind):
         self.pos = pos
         self.kind = kind
@@ -44,6 +46,11 @@ class _Scope(object):
 
 
 class Parser(object):
+    """Go's parse.Tree while parsing: the token list, the position in it, the trees found.
+
+    ``i`` indexes the next token; ``hi`` is the furthest token looked at, whose line parse
+    errors report (Go reports the line of the last token the lexer emitted)."""
+
     def __init__(self, name, text, funcs):
         self.name = name
         self.text = text
@@ -58,8 +65,9 @@ class Parser(object):
         self.idents = set()
 
     # ------------------------------------------------------------ tokens
-    # Space runs are not tokens (see lexer), so "non space" variants are the plain ones.
+    # Space runs are not tokens (see lexer), so Go's nextNonSpace/peekNonSpace are these.
     def next(self):
+        """Consume and return the next token."""
         i = self.i
         self.i = i + 1
         if i > self.hi:
@@ -67,52 +75,55 @@ class Parser(object):
         return self.toks[i]
 
     def peek(self):
+        """The next token, not consumed."""
         i = self.i
         if i > self.hi:
             self.hi = i
         return self.toks[i]
 
-    def backup(self, n=1):
-        self.i -= n
-
-    next_non_space = next
-    peek_non_space = peek
+    def backup(self):
+        """Put the last token back."""
+        self.i -= 1
 
     def line_of(self, pos):
         return self.text.count("\n", 0, pos) + 1
 
     def errorf(self, msg):
-        raise ParseError(self.name, self.line_of(self.toks[self.hi][2]), msg)
+        raise ParseError(self.name, self.line_of(self.toks[self.hi].pos), msg)
 
-    def expect(self, typ, context):
-        tok = self.next_non_space()
-        if tok[0] != typ:
+    def expect(self, kind, context):
+        """The next token, which must be of ``kind``."""
+        tok = self.next()
+        if tok.kind != kind:
             self.unexpected(tok, context)
         return tok
 
     def unexpected(self, tok, context):
-        if tok[0] == ERROR:
+        """Fail on ``tok``: the lexer's own message for an error token, else "unexpected"."""
+        if tok.kind == ERROR:
             extra = ""
-            line = self.line_of(tok[2])
+            line = self.line_of(tok.pos)
             action_line = self.line_of(self.action_pos) if self.action_pos >= 0 else 0
             if action_line and action_line != line:
                 extra = " in action started at %s:%d" % (self.name, action_line)
-                if tok[1].endswith(" action"):
+                if tok.val.endswith(" action"):
                     extra = extra[len(" in action"):]
-            self.errorf("%s%s" % (tok[1], extra))
+            self.errorf("%s%s" % (tok.val, extra))
         self.errorf("unexpected %s in %s" % (L.token_str(tok), context))
 
     # ------------------------------------------------------------ trees
     def parse(self):
-        """Parse the text; returns {name: Tree} like Go's treeSet."""
+        """Parse the whole text; returns {name: Tree} like Go's treeSet.
+
+        Top level: ``(textOrAction | {{define stringValue}} itemList {{end}})* EOF``."""
         tree = Tree(self.name, self.name, self.text)
         self.scope = _Scope(tree)
-        tree.root = ListNode(self.peek()[2])
-        while self.peek()[0] != EOF:
-            if self.peek()[0] == LEFT:
+        tree.root = ListNode(self.peek().pos)
+        while self.peek().kind != EOF:
+            if self.peek().kind == LEFT:
                 save = self.i
                 self.next()
-                if self.next_non_space()[0] == K_DEFINE:
+                if self.next().kind == K_DEFINE:
                     self.parse_definition()
                     continue
                 self.i = save
@@ -124,6 +135,7 @@ class Parser(object):
         return self.trees
 
     def add(self, tree):
+        """Go's Tree.add: a later non-empty definition of a name already defined is an error."""
         old = self.trees.get(tree.name)
         if old is None or is_empty_tree(old.root):
             self.trees[tree.name] = tree
@@ -132,11 +144,14 @@ class Parser(object):
             self.errorf("template: multiple definition of template %s" % go_quote(tree.name))
 
     def parse_definition(self):
+        """Define: ``{{define stringValue}} itemList {{end}}``; ``{{define`` is past.
+
+        The body is a new tree with its own variables (only ``$``)."""
         context = "define clause"
-        tok = self.next_non_space()
-        if tok[0] not in (STRING, RAWSTRING):
+        tok = self.next()
+        if tok.kind not in (STRING, RAWSTRING):
             self.unexpected(tok, context)
-        name = self.unquote(tok[1])
+        name = self.unquote(tok.val)
         self.expect(RIGHT, context)
         outer = self.scope
         tree = Tree(name, self.name, self.text)
@@ -154,8 +169,11 @@ class Parser(object):
             self.errorf(str(exc))
 
     def item_list(self):
-        lst = ListNode(self.peek_non_space()[2])
-        while self.peek_non_space()[0] != EOF:
+        """itemList: ``textOrAction*``, up to an ``{{end}}`` or ``{{else}}``.
+
+        Returns the list and that ``_End`` marker; EOF first is an error."""
+        lst = ListNode(self.peek().pos)
+        while self.peek().kind != EOF:
             n = self.text_or_action()
             if isinstance(n, _End):
                 return lst, n
@@ -163,11 +181,12 @@ class Parser(object):
         self.errorf("unexpected EOF")
 
     def text_or_action(self):
-        tok = self.next_non_space()
-        if tok[0] == TEXT:
-            return TextNode(tok[2], tok[1])
-        if tok[0] == LEFT:
-            self.action_pos = tok[2]
+        """textOrAction: ``text | action`` (comments never reach the parser: the lexer drops them)."""
+        tok = self.next()
+        if tok.kind == TEXT:
+            return TextNode(tok.pos, tok.val)
+        if tok.kind == LEFT:
+            self.action_pos = tok.pos
             try:
                 return self.action()
             finally:
@@ -175,46 +194,60 @@ class Parser(object):
         self.unexpected(tok, "input")
 
     def action(self):
-        tok = self.next_non_space()
-        t = tok[0]
-        if t == K_BLOCK:
+        """Action: ``control | command ("|" command)*``; the left delimiter is past.
+
+        A keyword first makes it a control structure; ``{{end}}`` and ``{{else}}`` return
+        an ``_End`` marker to the enclosing item_list."""
+        tok = self.next()
+        kind = tok.kind
+        if kind == K_BLOCK:
             return self.block_control()
-        if t == K_BREAK:
-            return self.break_control(tok[2], "break")
-        if t == K_CONTINUE:
-            return self.break_control(tok[2], "continue")
-        if t == K_ELSE:
+        if kind == K_BREAK:
+            return self.break_control(tok.pos, "break")
+        if kind == K_CONTINUE:
+            return self.break_control(tok.pos, "continue")
+        if kind == K_ELSE:
             return self.else_control()
-        if t == K_END:
-            return _End(self.expect(RIGHT, "end")[2], _END)
-        if t == K_IF:
+        if kind == K_END:
+            return _End(self.expect(RIGHT, "end").pos, _END)
+        if kind == K_IF:
             return IfNode(*self.parse_control("if"))
-        if t == K_RANGE:
+        if kind == K_RANGE:
             return RangeNode(*self.parse_control("range"))
-        if t == K_TEMPLATE:
+        if kind == K_TEMPLATE:
             return self.template_control()
-        if t == K_WITH:
+        if kind == K_WITH:
             return WithNode(*self.parse_control("with"))
         self.backup()
-        tok = self.peek()
-        return ActionNode(tok[2], self.pipeline("command", RIGHT))
+        return ActionNode(tok.pos, self.pipeline("command", RIGHT))
 
     def break_control(self, pos, word):
-        tok = self.next_non_space()
-        if tok[0] != RIGHT:
+        """Break: ``{{break}}``, Continue: ``{{continue}}``; the keyword is past. Only inside range."""
+        tok = self.next()
+        if tok.kind != RIGHT:
             self.unexpected(tok, "{{%s}}" % word)
         if self.range_depth == 0:
             self.errorf("{{%s}} outside {{range}}" % word)
         return BreakNode(pos) if word == "break" else ContinueNode(pos)
 
     def else_control(self):
-        peek = self.peek_non_space()
-        if peek[0] in (K_IF, K_WITH):
-            return _End(peek[2], _ELSE)
+        """Else: ``{{else}}``, or ``{{else if ...}}``/``{{else with ...}}`` whose keyword
+        parse_control consumes; ``else`` is past."""
+        peek = self.peek()
+        if peek.kind in (K_IF, K_WITH):
+            return _End(peek.pos, _ELSE)
         tok = self.expect(RIGHT, "else")
-        return _End(tok[2], _ELSE)
+        return _End(tok.pos, _ELSE)
 
     def parse_control(self, context):
+        """The body of if, range and with; the keyword is past:
+
+        ``pipeline}} itemList {{end}}`` |
+        ``pipeline}} itemList {{else}} itemList {{end}}`` |
+        ``pipeline}} itemList {{else if pipeline}} ...`` (and ``else with`` for with),
+        the else-chain parsed as a nested node sharing the one ``{{end}}``.
+        Variables declared in the pipeline are visible up to ``{{end}}``; those declared
+        in the body, up to ``{{else}}``. Returns IfNode/RangeNode/WithNode arguments."""
         scope = self.scope
         mark_names = len(scope.names)
         mark_bound = len(scope.bound)
@@ -228,11 +261,11 @@ class Parser(object):
         else_list = None
         if nxt.kind == _ELSE:
             del scope.bound[after_pipe:]
-            if context == "if" and self.peek()[0] == K_IF:
+            if context == "if" and self.peek().kind == K_IF:
                 self.next()
                 else_list = ListNode(nxt.pos)
                 else_list.nodes.append(IfNode(*self.parse_control("if")))
-            elif context == "with" and self.peek()[0] == K_WITH:
+            elif context == "with" and self.peek().kind == K_WITH:
                 self.next()
                 else_list = ListNode(nxt.pos)
                 else_list.nodes.append(WithNode(*self.parse_control("with")))
@@ -245,23 +278,29 @@ class Parser(object):
         return pipe.pos, pipe, lst, else_list
 
     def parse_template_name(self, tok, context):
-        if tok[0] in (STRING, RAWSTRING):
-            return self.unquote(tok[1])
+        """stringValue: a quoted or raw string naming a template."""
+        if tok.kind in (STRING, RAWSTRING):
+            return self.unquote(tok.val)
         self.unexpected(tok, context)
 
     def template_control(self):
+        """Template: ``{{template stringValue pipeline?}}``; ``template`` is past."""
         context = "template clause"
-        tok = self.next_non_space()
+        tok = self.next()
         name = self.parse_template_name(tok, context)
         pipe = None
-        if self.next_non_space()[0] != RIGHT:
+        if self.next().kind != RIGHT:
             self.backup()
             pipe = self.pipeline(context, RIGHT)
-        return TemplateNode(tok[2], name, pipe)
+        return TemplateNode(tok.pos, name, pipe)
 
     def block_control(self):
+        """Block: ``{{block stringValue pipeline}} itemList {{end}}``; ``block`` is past.
+
+        Shorthand for defining the template and executing it in place: the body becomes a
+        tree of its own (own variables, outside any range), the action a TemplateNode."""
         context = "block clause"
-        tok = self.next_non_space()
+        tok = self.next()
         name = self.parse_template_name(tok, context)
         pipe = self.pipeline(context, RIGHT)
         outer = self.scope
@@ -275,10 +314,11 @@ class Parser(object):
             self.errorf("unexpected %s in %s" % (end, context))
         self.scope = outer
         self.add(tree)
-        return TemplateNode(tok[2], name, pipe)
+        return TemplateNode(tok.pos, name, pipe)
 
     # ------------------------------------------------------------ pipelines
     def declare(self, var, elem=False):
+        """Give the declared ``var`` a new slot in the tree's variable array."""
         tree = self.scope.tree
         var.slot = tree.nvars
         var.elem = elem
@@ -286,49 +326,60 @@ class Parser(object):
         return var
 
     def resolve(self, name):
+        """(slot, elem) of the innermost visible variable ``name``; (None, False) if none."""
         for bname, slot, elem in reversed(self.scope.bound):
             if bname == name:
                 return slot, elem
         return None, False
 
     def pipeline(self, context, end):
-        tok = self.peek_non_space()
-        pipe = PipeNode(tok[2], [])
+        """Pipeline: ``declarations? command ("|" command)*`` up to the token ``end``
+        (``}}``, or ``)`` for a parenthesized pipeline).
+
+        declarations: ``$x :=`` | ``$x =`` | (range only) ``$i, $e :=``. Declared variables
+        get their slots after the commands are parsed, so the commands see the outer ones."""
+        toks = self.toks
+        pipe = PipeNode(self.peek().pos, [])
         scope = self.scope
         while True:
-            v = self.peek_non_space()
-            if v[0] != VAR:
+            v = self.peek()
+            if v.kind != VAR:
                 break
             save = self.i
             self.next()
             nxt = self.peek()
-            if nxt[0] in (ASSIGN, DECLARE):
-                pipe.is_assign = nxt[0] == ASSIGN
-                self.next_non_space()
-                pipe.decl.append(VariableNode(v[2], v[1]))
-                scope.names.append(v[1])
+            if nxt.kind == ASSIGN or nxt.kind == DECLARE:
+                pipe.is_assign = nxt.kind == ASSIGN
+                self.next()
+                pipe.decl.append(VariableNode(v.pos, v.val))
+                scope.names.append(v.val)
                 break
-            if nxt[0] == CHAR and nxt[1] == ",":
-                self.next_non_space()
-                pipe.decl.append(VariableNode(v[2], v[1]))
-                scope.names.append(v[1])
+            if nxt.kind == CHAR and nxt.val == ",":
+                self.next()
+                pipe.decl.append(VariableNode(v.pos, v.val))
+                scope.names.append(v.val)
                 if context == "range" and len(pipe.decl) < 2:
-                    if self.peek_non_space()[0] in (VAR, RIGHT, RPAREN):
+                    if self.peek().kind in (VAR, RIGHT, RPAREN):
                         continue
                     self.errorf("range can only initialize variables")
                 self.errorf("too many declarations in %s" % context)
             # Not a declaration: put the variable back.
             self.i = save
             break
+        cmds = pipe.cmds
         while True:
-            tok = self.next_non_space()
-            t = tok[0]
-            if t == end:
+            i = self.i
+            self.i = i + 1
+            if i > self.hi:
+                self.hi = i
+            tok = toks[i]
+            kind = tok.kind
+            if kind == end:
                 self.check_pipeline(pipe, context)
                 break
-            if t in _OPERAND_START:
-                self.backup()
-                pipe.cmds.append(self.command())
+            if kind in _OPERAND_START:
+                self.i = i
+                cmds.append(self.command())
             else:
                 self.unexpected(tok, context)
         # Bind declared variables after the commands: they see the outer ones.
@@ -345,6 +396,7 @@ class Parser(object):
         return pipe
 
     def check_pipeline(self, pipe, context):
+        """Go's checkPipeline: at least one command, and no literal after the first stage."""
         if not pipe.cmds:
             self.errorf("missing value for %s" % context)
         for i, c in enumerate(pipe.cmds[1:]):
@@ -352,22 +404,29 @@ class Parser(object):
                 self.errorf("non executable command in pipeline stage %d" % (i + 2))
 
     def command(self):
-        cmd = CommandNode(self.peek()[2])
+        """command: ``operand (space operand)*``, up to ``|`` (consumed), ``}}`` or ``)``
+        (left for the pipeline). Operands must be separated by spaces."""
+        toks = self.toks
+        cmd = CommandNode(toks[self.i].pos)
         args = cmd.args
         while True:
             op = self.operand()
             if op is not None:
                 args.append(op)
-            tok = self.next()
-            t = tok[0]
-            if t == RIGHT or t == RPAREN:
-                self.i -= 1
+            i = self.i
+            self.i = i + 1
+            if i > self.hi:
+                self.hi = i
+            tok = toks[i]
+            kind = tok.kind
+            if kind == RIGHT or kind == RPAREN:
+                self.i = i
                 break
-            if t == PIPE:
+            if kind == PIPE:
                 break
-            if tok[3] and op is not None:
+            if tok.space and op is not None:
                 # Spaces separate this operand from the next one.
-                self.i -= 1
+                self.i = i
                 continue
             self.unexpected(tok, "operand")
         if not args:
@@ -375,59 +434,74 @@ class Parser(object):
         return cmd
 
     def operand(self):
+        """operand: ``term .Field*``; None when the next token starts no term.
+
+        Fields right after a term (no space between) chain onto it: on a field or a
+        variable they extend its name, on anything else they make a ChainNode."""
         node = self.term()
         if node is None:
             return None
-        tok = self.peek()
-        if tok[0] == FIELD and not tok[3]:
-            chain = ChainNode(tok[2], node)
-            while tok[0] == FIELD and not tok[3]:
-                chain.add(tok[1])
-                self.i += 1
-                tok = self.peek()
-            if isinstance(node, FieldNode):
-                return FieldNode(chain.pos, str(chain))
-            if isinstance(node, VariableNode):
-                var = VariableNode(chain.pos, str(chain))
-                var.slot, var.elem = node.slot, node.elem
-                return var
-            if isinstance(node, (BoolNode, StringNode, NumberNode, NilNode, DotNode)):
-                self.errorf("unexpected . after term %s" % go_quote(str(node)))
-            return chain
-        return node
+        toks = self.toks
+        i = self.i
+        tok = toks[i]
+        if tok.kind != FIELD or tok.space:
+            return node
+        pos = tok.pos
+        names = []
+        while tok.kind == FIELD and not tok.space:
+            names.append(tok.val[1:])
+            i += 1
+            tok = toks[i]
+        self.i = i
+        if i > self.hi:
+            self.hi = i
+        if node.__class__ is FieldNode or node.__class__ is VariableNode:
+            # .a.b or $x.a.b: one longer name, positioned at the first chained field (as Go).
+            node.pos = pos
+            node.ident.extend(names)
+            return node
+        if isinstance(node, (BoolNode, StringNode, NumberNode, NilNode, DotNode)):
+            self.errorf("unexpected . after term %s" % go_quote(str(node)))
+        chain = ChainNode(pos, node)
+        chain.field = names
+        return chain
 
     def term(self):
+        """term: ``literal | function | "." | .Field | $ | "(" pipeline ")"``; literal is
+        a number, character, string, ``nil`` or boolean, function an identifier the
+        function map defines. Returns None (token not consumed) for anything else."""
         i = self.i
         tok = self.toks[i]
         self.i = i + 1
         if i > self.hi:
             self.hi = i
-        t, val, pos = tok[0], tok[1], tok[2]
-        if t == FIELD:
+        kind, val, pos = tok.kind, tok.val, tok.pos
+        if kind == FIELD:
             return FieldNode(pos, val)
-        if t == IDENT:
+        if kind == IDENT:
             if val not in self.funcs:
                 self.errorf("function %s not defined" % go_quote(val))
             self.idents.add(val)
             return IdentifierNode(pos, val)
-        if t == STRING or t == RAWSTRING:
+        if kind == STRING or kind == RAWSTRING:
             return StringNode(pos, val, self.unquote(val))
-        if t == VAR:
+        if kind == VAR:
             return self.use_var(pos, val)
-        if t == DOT:
+        if kind == DOT:
             return DotNode(pos)
-        if t == LPAREN:
+        if kind == LPAREN:
             return self.pipeline("parenthesized pipeline", RPAREN)
-        if t == NUMBER or t == CHARCONST or t == COMPLEX:
-            return self.number(pos, val, t)
-        if t == BOOL:
+        if kind == NUMBER or kind == CHARCONST or kind == COMPLEX:
+            return self.number(pos, val, kind)
+        if kind == BOOL:
             return BoolNode(pos, val == "true")
-        if t == NIL:
+        if kind == NIL:
             return NilNode(pos)
         self.backup()
         return None
 
     def use_var(self, pos, name):
+        """``$x`` (or ``$x.a.b``): the variable must be declared and visible here."""
         var = VariableNode(pos, name)
         head = var.ident[0]
         if head not in self.scope.names:
@@ -436,6 +510,8 @@ class Parser(object):
         return var
 
     def number(self, pos, text, typ):
+        """Go's newNumber: a number or character literal with every interpretation it admits
+        (int, uint, float, complex), as exec picks one by the type expected."""
         n = NumberNode(pos, text)
         if typ == CHARCONST:
             try:
