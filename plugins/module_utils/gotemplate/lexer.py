@@ -212,7 +212,6 @@ def _pad(toks):
     return toks
 
 
-
 def _accept_run(text, pos, chars):
     n = len(text)
     while pos < n and text[pos] in chars:
