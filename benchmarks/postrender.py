@@ -15,7 +15,7 @@ import time
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
+sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "unit"), os.path.join(ROOT, "tests", "unit", "postrender")]
 import conftest  # noqa: E402,F401  (makes ansible_collections.helmless.core and tests/unit importable)
 from kustomize_oracle import kustomize  # noqa: E402
 from ansible_collections.helmless.core.plugins.module_utils.postrender import run  # noqa: E402

@@ -83,7 +83,7 @@ from ansible_collections.helmless.core.plugins.module_utils.chart import schema
 from ansible_collections.helmless.core.plugins.module_utils.render import render_release, engine
 from ansible_collections.helmless.core.plugins.module_utils.chart import capabilities, dependencies, values, strvals
 from ansible_collections.helmless.core.plugins.module_utils import semver
-from ansible_collections.helmless.core.plugins.module_utils.funcs import builtins
+from ansible_collections.helmless.core.plugins.module_utils.gotemplate import builtins
 engine.base_funcs()
 imports = time.perf_counter() - start  # every module a render loads lazily, so renders time no import
 times = []

@@ -10,6 +10,7 @@ import re
 import time
 
 from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError, ReleaseEngine
+from ansible_collections.helmless.core.plugins.module_utils.actions.testing import run_tests
 from ansible_collections.helmless.core.plugins.module_utils.kube.client import KubeClient
 from ansible_collections.helmless.core.plugins.module_utils.kube.config import load_connection
 from ansible_collections.helmless.core.plugins.module_utils.plan.manifest import parse_manifest
@@ -18,7 +19,7 @@ from ansible_collections.helmless.core.plugins.module_utils.release.lease import
 from faultproxy import burst, every, window
 from test_release_support import configmap, job, literal_input, opts
 
-OPERATIONS = ("install", "upgrade", "rollback", "uninstall")
+OPERATIONS = ("install", "upgrade", "rollback", "uninstall", "test")
 SIZES = (50, 300)
 RELEASE = "rel"
 LEASE_SECONDS = 3
@@ -48,14 +49,27 @@ def _secret(name, value):
             "data": {"value": base64.b64encode(value.encode()).decode()}}
 
 
+def _test_pod(name, weight):
+    """A ``helm test`` Pod that kwok runs to Succeeded (scripts/controlplane.d/kwok-stages.yaml)."""
+    return {"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "annotations": {"helm.sh/hook": "test", "helm.sh/hook-weight": str(weight),
+                                                       "helm.sh/hook-delete-policy": "before-hook-creation"}},
+            "spec": {"restartPolicy": "Never", "containers": [{"name": "t", "image": "busybox", "command": ["true"]}]}}
+
+
+TESTS = ("smoke-test", "data-test")
+
+
 def chart(size, tag, hooks, event):
-    """``size`` objects (every 10th a Secret); v2 drops the first 5 names and adds 5 new ones."""
+    """``size`` objects (every 10th a Secret); v2 drops the first 5 names and adds 5 new ones. Every version
+    carries two test Pods (``helm test`` hooks), which only the ``test`` operation runs."""
     shift = 5 if tag == "v2" else 0
     docs = [(_secret if i % 10 == 9 else lambda n, v: configmap(n, {"k": v}))("obj-%03d" % i, "%s-%d" % (tag, i))
             for i in range(shift, size + shift)]
     hook_docs = [job("pre-%s" % event, ["pre-%s" % event], policies=["before-hook-creation", "hook-succeeded"]),
                  job("post-%s" % event, ["post-%s" % event], policies=["before-hook-creation", "hook-succeeded"])] \
         if hooks else []
+    hook_docs += [_test_pod(name, weight) for weight, name in enumerate(TESTS)]
     return literal_input(docs, hooks=hook_docs)
 
 
@@ -82,6 +96,8 @@ def run(kubeconfig, namespace, operation, size, hooks, timeout=60):
             eng.present(chart(size, "v1" if operation == "install" else "v2", hooks, event), options)
         elif operation == "rollback":
             eng.rollback(1, options)
+        elif operation == "test":
+            run_tests(eng, timeout=120)
         else:
             options.purge = False
             eng.absent(options)
@@ -135,8 +151,23 @@ def invariants(kubeconfig, namespace, operation, helm=None, after_rerun=False):
         left = _release_objects(client, namespace)
         if left:
             out.append("objects left after uninstall: %s" % sorted(left)[:5])
+    if operation == "test":
+        out.extend(_tests_recorded(history, after_rerun))
     if helm is not None and history:
         out.extend(_helm_reads(helm, namespace, history))
+    return out
+
+
+def _tests_recorded(history, after_rerun):
+    """``helm test`` writes no revision; after the rerun every test of the release has a Succeeded run on record."""
+    out = []
+    if [r["version"] for r in history] != [1]:
+        out.append("helm test changed the history: revisions %s" % [r["version"] for r in history])
+    if after_rerun and history:
+        runs = {h["name"]: (h.get("last_run") or {}).get("phase") for h in history[-1].get("hooks") or []
+                if "test" in (h.get("events") or ())}
+        if runs != {name: "Succeeded" for name in TESTS}:
+            out.append("test runs on record after the rerun: %s" % runs)
     return out
 
 
@@ -200,4 +231,3 @@ def record_row(row):
     if path:
         with open(path, "a") as fh:
             fh.write(json.dumps(row) + "\n")
-

@@ -18,6 +18,7 @@ REPRESENTATIVE = [
     ("upgrade", 300, False, "503-every-5th"),
     ("rollback", 50, True, "cut-body-every-13th"),
     ("uninstall", 50, True, "reset-every-9th"),
+    ("test", 50, False, "lost-answer-every-7th-write"),
 ]
 _SIZES = [int(n) for n in os.environ.get("RELIABILITY_SIZES", "").split(",") if n] or list(SIZES)
 _HOOKS = {"yes": [True], "no": [False]}.get(os.environ.get("RELIABILITY_HOOKS"), [False, True])
