@@ -80,7 +80,9 @@ def main(argv=None):
              "(`tests/integration/faultproxy.py`), then the same operation runs once more without faults. After "
              "both, the invariants are checked: no lost or duplicated revision, exactly one `deployed` (none after "
              "an uninstall), nothing `pending-*` after the rerun, the cluster's objects equal the deployed "
-             "revision's manifest, and the real `helm history`/`helm status` (Helm %s) read the same history. A "
+             "revision's manifest, and the real `helm history`/`helm status` (Helm %s) read the same history; "
+             "`test` (release_test, `helm test`) writes no revision and, after the rerun, has every test's run "
+             "recorded as Succeeded. A "
              "run that fails must name the object or request and the reason." % _helm_version(), "",
              "**Totals:** %d runs, %d faults injected, %d of them in runs that completed without error, "
              "%d requests resent (%d of them writes), **%d invariant violations**." % (
