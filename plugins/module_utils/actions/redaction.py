@@ -22,7 +22,7 @@ MASK = "********"
 # Secret values shorter than this are not hidden: "1", "no", "on" would mask unrelated text everywhere.
 MIN_LENGTH = 4
 _DOCUMENT = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
-_USERINFO = re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@'\"]*:)[^/\s@'\"]+@")
+_USERINFO = re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@'\"]*:)([^/\s@'\"]+)@")
 
 
 def _forms(value):
@@ -31,6 +31,11 @@ def _forms(value):
     escaped = json.dumps(value, ensure_ascii=False)[1:-1]
     out.update({escaped, escaped.strip()} if escaped != value else ())
     return out
+
+
+def url_passwords(text):
+    """The passwords of the ``scheme://user:password@`` URLs in ``text``."""
+    return set(match.group(2) for match in _USERINFO.finditer(text)) if "@" in text else set()
 
 
 def secret_strings(*manifests):

@@ -18,7 +18,7 @@ from .commands import (pull_command, registry_command, release_command, release_
                        rollback_command, template_command)
 from ..errors import HelmlessError
 from .options import IGNORED
-from .secrets import note_connection, note_release, redacted, sensitive_values
+from .secrets import credentials, note_connection, note_release, redacted
 
 _NAME_RE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)")
@@ -375,7 +375,7 @@ def run_info(params):
 def run_module(module, run, *args):
     """What every module does after parsing its options: hide credentials, run, report warnings or failure."""
     freeze_imports()
-    module.no_log_values.update(sensitive_values(module.params.get("kubeconfig")))
+    module.no_log_values.update(credentials(module.params))
     try:
         result, warnings = run(module.params, *args)
     except ModuleFailure as exc:

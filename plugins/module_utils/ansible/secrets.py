@@ -10,7 +10,7 @@ import base64
 import contextvars
 import functools
 
-from ..actions.redaction import Redactor, record_secrets
+from ..actions.redaction import Redactor, record_secrets, url_passwords
 
 _SENSITIVE = ("token", "password", "client-key-data", "client-certificate-data", "id-token", "refresh-token",
               "access-token", "client-secret")
@@ -44,8 +44,13 @@ def sensitive_values(kubeconfig):
 
 
 def credentials(params):
-    """The secrets among a task's options: api_key, passwords (and their Basic auth form), kubeconfig credentials."""
+    """The secrets among a task's options: api_key, passwords (and their Basic auth form), kubeconfig
+    credentials, the passwords of ``user:password@`` URLs (a repository URL, a chart or values file URL)."""
     found = sensitive_values(params.get("kubeconfig"))
+    for value in params.values():
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str):
+                found |= url_passwords(text)
     found.update(params[name] for name in ("api_key", "repo_password", "password") if params.get(name))
     for user, password in _LOGINS:
         if params.get(password):

@@ -84,6 +84,8 @@ def test_credentials_are_masked_at_any_length_with_their_basic_auth_form():
     found = credentials(params)
     assert {"t0k", "pw!", _b64("deploy:pw!")} <= found
     assert Redactor(found).text("Bearer t0k") == "Bearer %s" % MASK
+    urls = {"chart_repo_url": "https://u:repo-pw@h/x", "values_files": ["v.yaml", "https://a:values-pw@h/v.yaml"]}
+    assert {"repo-pw", "values-pw"} <= credentials(urls)  # also for Ansible's no_log values (the invocation)
 
 
 def test_credentials_of_an_inline_kubeconfig_are_found_and_it_is_not_in_the_command():
