@@ -19,7 +19,7 @@ from ..plan.manifest import load_yaml
 from .report import REDACTED
 
 MASK = "********"
-# Secret values shorter than this are not hidden: "1", "no", "on" would mask unrelated text everywhere.
+# Shorter strings are not hidden: "1", "no", "on" (or a one-letter test token) would mask unrelated text everywhere.
 MIN_LENGTH = 4
 _DOCUMENT = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
 _USERINFO = re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@'\"]*:)([^/\s@'\"]+)@")
@@ -87,13 +87,13 @@ class Redactor:
         self._sources = []
         self._keep = {k for k in keep if k}
         self._compiled = (None, None)
-        self.add(credentials, min_length=1)
+        self.add(credentials)
 
-    def add(self, strings, min_length=MIN_LENGTH):
-        """Hide these strings too (Secret values: only those of at least ``MIN_LENGTH`` characters)."""
+    def add(self, strings):
+        """Hide these strings too (those of at least ``MIN_LENGTH`` characters)."""
         for value in strings:
             if isinstance(value, str):
-                self._strings.update(f for f in _forms(value) if f and len(f) >= min_length)
+                self._strings.update(f for f in _forms(value) if len(f) >= MIN_LENGTH)
 
     def add_source(self, source):
         """``source()`` gives more strings when masking (credentials a connection obtains while it runs)."""
@@ -102,7 +102,7 @@ class Redactor:
     def strings(self):
         out = set(self._strings)
         for source in self._sources:
-            out.update(f for s in source() if isinstance(s, str) for f in _forms(s) if f)
+            out.update(f for s in source() if isinstance(s, str) for f in _forms(s) if len(f) >= MIN_LENGTH)
         return out - self._keep
 
     def _pattern(self):

@@ -68,9 +68,9 @@ def test_a_multi_line_value_is_masked_where_a_go_quoted_message_escapes_it():
 
 
 def test_short_values_and_the_release_names_are_not_masked():
-    redactor = Redactor(keep=("web", "apps-prod"))
-    redactor.add(["on", "web", "apps-prod"])
-    assert redactor.text("web in apps-prod: on") == "web in apps-prod: on"
+    redactor = Redactor(credentials=["t"], keep=("web-app", "apps-prod"))
+    redactor.add(["on", "web-app", "apps-prod"])
+    assert redactor.text("web-app in apps-prod: on at https://x") == "web-app in apps-prod: on at https://x"
 
 
 def test_a_url_password_is_masked_whatever_its_source():
@@ -79,11 +79,11 @@ def test_a_url_password_is_masked_whatever_its_source():
     assert Redactor().text("oci://registry:5000/charts/app@sha256:ab") == "oci://registry:5000/charts/app@sha256:ab"
 
 
-def test_credentials_are_masked_at_any_length_with_their_basic_auth_form():
-    params = {"api_key": "t0k", "repo_username": "deploy", "repo_password": "pw!"}
+def test_credentials_are_masked_with_their_basic_auth_form():
+    params = {"api_key": "t0ken", "repo_username": "deploy", "repo_password": "pw!?"}
     found = credentials(params)
-    assert {"t0k", "pw!", _b64("deploy:pw!")} <= found
-    assert Redactor(found).text("Bearer t0k") == "Bearer %s" % MASK
+    assert {"t0ken", "pw!?", _b64("deploy:pw!?")} <= found
+    assert Redactor(found).text("Bearer t0ken, Basic %s" % _b64("deploy:pw!?")) == "Bearer %s, Basic %s" % (MASK, MASK)
     urls = {"chart_repo_url": "https://u:repo-pw@h/x", "values_files": ["v.yaml", "https://a:values-pw@h/v.yaml"]}
     assert {"repo-pw", "values-pw"} <= credentials(urls)  # also for Ansible's no_log values (the invocation)
 
