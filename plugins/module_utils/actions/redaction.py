@@ -86,7 +86,7 @@ class Redactor:
         self._strings = set()
         self._sources = []
         self._keep = {k for k in keep if k}
-        self._compiled = (None, None)
+        self._ordered_cache = (None, [])
         self.add(credentials)
 
     def add(self, strings):
@@ -105,35 +105,35 @@ class Redactor:
             out.update(f for s in source() if isinstance(s, str) for f in _forms(s) if len(f) >= MIN_LENGTH)
         return out - self._keep
 
-    def _pattern(self):
+    def _ordered(self):
+        """The strings, longest first (a secret inside a longer one goes with it), computed once per set."""
         strings = frozenset(self.strings())
-        if self._compiled[0] != strings:
-            pattern = re.compile("|".join(re.escape(s) for s in sorted(strings, key=len, reverse=True))) if strings else None
-            self._compiled = (strings, pattern)
-        return self._compiled
+        if self._ordered_cache[0] != strings:
+            self._ordered_cache = (strings, sorted(strings, key=len, reverse=True))
+        return self._ordered_cache
 
     def text(self, text):
         """``text`` with every secret masked."""
-        strings, pattern = self._pattern()
-        return self._mask(text, strings, pattern)
+        return self._mask(text, *self._ordered())
 
     @staticmethod
-    def _mask(text, strings, pattern):
+    def _mask(text, strings, ordered):
         if not isinstance(text, str):
             return text
         if text in strings:
             return REDACTED
-        if pattern is not None:
-            text = pattern.sub(MASK, text)
+        for secret in ordered:  # plain substring replacement, as Ansible's no_log: no regex to compile
+            if secret in text:
+                text = text.replace(secret, MASK)
         return _USERINFO.sub(r"\1%s@" % MASK, text) if "@" in text else text
 
     def value(self, obj):
         """A copy of a result (dicts, lists, strings) with every string masked; keys are kept."""
-        strings, pattern = self._pattern()
+        strings, ordered = self._ordered()
 
         def walk(node):
             if isinstance(node, str):
-                return self._mask(node, strings, pattern)
+                return self._mask(node, strings, ordered)
             if isinstance(node, dict):
                 return {key: walk(item) for key, item in node.items()}
             if isinstance(node, (list, tuple)):
