@@ -10,7 +10,8 @@ import uuid
 import pytest
 import yaml
 
-from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, run_info, run_release
+from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import (ModuleFailure, run_info, run_release,
+                                                                                   run_rollback)
 from ansible_collections.helmless.core.plugins.module_utils.kube.errors import ApiError
 
 from test_release_support import client_for, module_params, write_chart
@@ -63,43 +64,49 @@ def test_a_secret_value_quoted_by_the_api_server_is_masked_unless_show_secrets(t
 
 
 @pytest.fixture
-def policy(kubeconfig, namespace):
-    """A ValidatingAdmissionPolicy denying real (not dry-run) writes of Secrets with a ``password`` in the
-    test's namespace, with a message quoting the value (as the server stores it: base64)."""
+def deny_passwords(kubeconfig, namespace):
+    """``enable()`` makes a ValidatingAdmissionPolicy deny real (not dry-run) writes of Secrets with a
+    ``password`` in the test's namespace, with a message quoting the value (as the server stores it: base64)."""
     client = client_for(kubeconfig)
     name = "deny-passwords-" + namespace
-    client.create({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy",
-                   "metadata": {"name": name},
-                   "spec": {"failurePolicy": "Fail", "matchConstraints": {"resourceRules": [{
-                       "apiGroups": [""], "apiVersions": ["v1"], "operations": ["CREATE", "UPDATE"],
-                       "resources": ["secrets"]}]},
-                       "validations": [{
-                           "expression": "request.dryRun == true || !has(object.data) || !('password' in object.data)",
-                           "messageExpression": "'password ' + object.data.password + ' is not allowed'"}]}})
-    client.create({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding",
-                   "metadata": {"name": name},
-                   "spec": {"policyName": name, "validationActions": ["Deny"], "matchResources": {
-                       "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}}}}})
-    probe = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "probe"}, "stringData": {"password": "x"}}
-    deadline = time.monotonic() + 60
-    while True:  # the policy is enforced once the API server has loaded it
-        try:
-            client.create(probe, namespace)
-        except ApiError as exc:
-            if "is not allowed" in exc.message:
-                break
-            raise
-        client.delete("v1", "Secret", "probe", namespace)
-        assert time.monotonic() < deadline, "the admission policy was never enforced"
-        time.sleep(0.5)
-    yield
-    client.delete("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding", name)
-    client.delete("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy", name)
+    enabled = []
+
+    def enable():
+        enabled.append(name)
+        client.create({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy",
+                       "metadata": {"name": name},
+                       "spec": {"failurePolicy": "Fail", "matchConstraints": {"resourceRules": [{
+                           "apiGroups": [""], "apiVersions": ["v1"], "operations": ["CREATE", "UPDATE"],
+                           "resources": ["secrets"]}]},
+                           "validations": [{
+                               "expression": "request.dryRun == true || !has(object.data) || !('password' in object.data)",
+                               "messageExpression": "'password ' + object.data.password + ' is not allowed'"}]}})
+        client.create({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding",
+                       "metadata": {"name": name},
+                       "spec": {"policyName": name, "validationActions": ["Deny"], "matchResources": {
+                           "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}}}}})
+        probe = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "probe"}, "stringData": {"password": "x"}}
+        deadline = time.monotonic() + 60
+        while True:  # the policy is enforced once the API server has loaded it
+            try:
+                client.create(probe, namespace)
+            except ApiError as exc:
+                if "is not allowed" in exc.message:
+                    return
+                raise
+            client.delete("v1", "Secret", "probe", namespace)
+            assert time.monotonic() < deadline, "the admission policy was never enforced"
+            time.sleep(0.5)
+    yield enable
+    if enabled:
+        client.delete("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding", name)
+        client.delete("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy", name)
 
 
 @pytest.mark.parametrize("template", [OBJECT, HOOK], ids=["object", "hook"])
 def test_a_secret_value_an_admission_policy_quotes_is_masked_in_the_run_its_record_and_release_info(
-        tmp_path, kubeconfig, namespace, policy, template):
+        tmp_path, kubeconfig, namespace, deny_passwords, template):
+    deny_passwords()
     password = "pw-" + uuid.uuid4().hex
     chart = write_chart(tmp_path, {"secret.yaml": template})
     params = module_params(name="rel", namespace=namespace, chart_ref=chart, kubeconfig=kubeconfig,
@@ -118,6 +125,22 @@ def test_a_secret_value_an_admission_policy_quotes_is_masked_in_the_run_its_reco
         assert password not in json.dumps(shown) and _b64(password) not in json.dumps(shown)
     revealed, _ = run_info(dict(info, show_secrets=True))
     assert "password %s is not allowed" % _b64(password) in revealed["status"]["description"]
+
+
+def test_a_rollback_the_policy_refuses_masks_the_value_of_the_revision_it_returns_to(tmp_path, kubeconfig, namespace,
+                                                                                     deny_passwords):
+    old, new = "pw-old-" + uuid.uuid4().hex, "pw-new-" + uuid.uuid4().hex
+    chart = write_chart(tmp_path, {"secret.yaml": OBJECT})
+    base = dict(name="rel", namespace=namespace, chart_ref=chart, kubeconfig=kubeconfig)
+    run_release(module_params(release_values={"password": old}, **base))
+    run_release(module_params(release_values={"password": new}, **base))
+    deny_passwords()
+    with pytest.raises(ModuleFailure) as info:
+        run_rollback(module_params("rollback", name="rel", namespace=namespace, kubeconfig=kubeconfig, revision=1))
+    message, result = str(info.value), json.dumps(info.value.result)
+    assert "denied request: password " in message
+    for value in (old, new):
+        assert value not in message + result and _b64(value) not in message + result
 
 
 def test_a_kubeconfig_token_in_a_failing_task_is_in_no_result(tmp_path, kubeconfig, controlplane):
