@@ -16,11 +16,14 @@ import re
 
 from ..errors import HelmlessError
 from ..plan.manifest import load_yaml
+from ..release.model import STATUSES
 from .report import REDACTED
 
 MASK = "********"
 # Shorter strings are not hidden: "1", "no", "on" (or a one-letter test token) would mask unrelated text everywhere.
 MIN_LENGTH = 4
+# Words playbooks read back (a revision's status, a plan's actions): a Secret holding one does not mask it.
+_VOCABULARY = frozenset(STATUSES + ("create", "apply", "patch", "replace", "delete", "unchanged", "drift", "keep"))
 _DOCUMENT = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
 _USERINFO = re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@'\"]*:)([^/\s@'\"]+)@")
 
@@ -79,13 +82,13 @@ class Redactor:
     """The strings one task must not show, and the masking of them.
 
     ``keep``: strings never masked although a Secret holds them (the release's own name and namespace,
-    which every result names).
+    which every result names); nor are the statuses and plan actions a result reports.
     """
 
     def __init__(self, credentials=(), keep=()):
         self._strings = set()
         self._sources = []
-        self._keep = {k for k in keep if k}
+        self._keep = {k for k in keep if k} | _VOCABULARY
         self._ordered_cache = (None, [])
         self.add(credentials)
 

@@ -67,10 +67,12 @@ def test_a_multi_line_value_is_masked_where_a_go_quoted_message_escapes_it():
     assert redactor.text('Invalid value: "line-one\\nline-two"') == 'Invalid value: "%s"' % MASK
 
 
-def test_short_values_and_the_release_names_are_not_masked():
+def test_short_values_the_release_names_and_statuses_are_not_masked():
     redactor = Redactor(credentials=["t"], keep=("web-app", "apps-prod"))
-    redactor.add(["on", "web-app", "apps-prod"])
+    redactor.add(["on", "web-app", "apps-prod", "deployed", "unchanged"])
     assert redactor.text("web-app in apps-prod: on at https://x") == "web-app in apps-prod: on at https://x"
+    assert redactor.value({"status": "deployed", "plan": [{"action": "unchanged"}]}) == \
+        {"status": "deployed", "plan": [{"action": "unchanged"}]}
 
 
 def test_a_url_password_is_masked_whatever_its_source():
