@@ -10,7 +10,7 @@ import base64
 import contextvars
 import functools
 
-from ..actions.redaction import Redactor, record_secrets, url_passwords
+from ..actions.redaction import MIN_LENGTH, Redactor, record_secrets, url_passwords
 
 _SENSITIVE = ("token", "password", "client-key-data", "client-certificate-data", "id-token", "refresh-token",
               "access-token", "client-secret")
@@ -56,7 +56,7 @@ def credentials(params):
         if params.get(password):
             pair = "%s:%s" % (params.get(user) or "", params[password])
             found.add(base64.b64encode(pair.encode("utf-8")).decode("ascii"))
-    return found
+    return {value for value in found if len(value) >= MIN_LENGTH}  # also Ansible's no_log values: "x" would mask every x
 
 
 class _Task:
