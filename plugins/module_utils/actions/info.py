@@ -4,6 +4,7 @@ import copy
 from ..plan.manifest import ManifestError, load_yaml, parse_manifest
 from ..plan.patch import drift
 from ..plan.planner import Planner, secret_view
+from .redaction import Redactor, record_secrets
 from .report import redact, release_status
 
 
@@ -72,7 +73,15 @@ def describe(engine, revision=None, all_values=False, show_secrets=False, states
                           "app_version": release_status(r)["app_version"],
                           "description": r["info"].get("description", "")} for r in history]
     status["drift"] = _drift(engine, resources) if rel["info"]["status"] == "deployed" else []
-    return status
+    return status if show_secrets else _redactor(engine.name, engine.namespace, history).value(status)
+
+
+def _redactor(name, namespace, records):
+    """Hides the Secret values of ``records`` (a failed revision's description may quote one, as the
+    API server's error did) everywhere in what release_info returns."""
+    redactor = Redactor(keep=(name, namespace))
+    redactor.add(record_secrets(records))
+    return redactor
 
 
 _DEFAULT_STATES = ("deployed", "failed")
@@ -85,7 +94,7 @@ def listed(release, states):
     return "all" in wanted or ("pending" if status.startswith("pending-") else status) in wanted
 
 
-def list_releases(engine, states, selector=None):
+def list_releases(engine, states, selector=None, show_secrets=False):
     """Latest revision of every release in the namespace, filtered by state (and labels) as ``helm list``.
 
     ``selector`` applies to each release's latest revision, as ``helm list --selector``: the API server
@@ -103,5 +112,6 @@ def list_releases(engine, states, selector=None):
         if matching is not None and (name, latest[name]["version"]) not in matching:
             continue
         if listed(latest[name], states):
-            out.append(release_status(latest[name]))
+            status = release_status(latest[name])
+            out.append(status if show_secrets else _redactor(name, engine.namespace, [latest[name]]).value(status))
     return out

@@ -39,7 +39,7 @@ _TLS = (("ca_file", "--ca-file="), ("cert_file", "--cert-file="), ("key_file", "
 
 
 def _cluster(words, params):
-    if isinstance(params.get("kubeconfig"), str):
+    if isinstance(params.get("kubeconfig"), str) and "\n" not in params["kubeconfig"]:  # a path, not inline content
         _value(words, params, "kubeconfig", "--kubeconfig")
     _value(words, params, "context", "--kube-context")
     _value(words, params, "host", "--kube-apiserver")

@@ -18,6 +18,7 @@ from .commands import (pull_command, registry_command, release_command, release_
                        rollback_command, template_command)
 from ..errors import HelmlessError
 from .options import IGNORED
+from .secrets import credentials, note_connection, note_release, redacted
 
 _NAME_RE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)")
@@ -31,28 +32,6 @@ class ModuleFailure(HelmlessError):
         super().__init__(message)
         self.result = result or {}
         self.warnings = list(warnings)
-
-
-_SENSITIVE = ("token", "password", "client-key-data", "client-certificate-data", "id-token", "refresh-token",
-              "access-token", "client-secret")
-
-
-def sensitive_values(kubeconfig):
-    """Credentials inside a kubeconfig given as a dict, to add to the module's no_log values."""
-    found = set()
-
-    def walk(node):
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if key in _SENSITIVE and isinstance(value, str) and value:
-                    found.add(value)
-                else:
-                    walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-    walk(kubeconfig if isinstance(kubeconfig, (dict, list)) else None)
-    return found
 
 
 def parse_duration(text, default=300):
@@ -77,6 +56,7 @@ def connect(params):
                                params.get("api_key"), params.get("ca_cert"), params.get("validate_certs"))
     except KubeError as exc:
         raise ModuleFailure(str(exc)) from exc
+    note_connection(conn)
     return KubeClient(conn, cache_dir=os.environ.get("HELMLESS_CACHE_DIR"))
 
 
@@ -269,6 +249,7 @@ def lookup_for(client):
     return lookup
 
 
+@redacted
 def run_release(params, check_mode=False, diff=False):
     progress = Progress()
     warnings = ignored_warnings(params)
@@ -298,9 +279,11 @@ def _run_release(params, check_mode, diff, progress, warnings, absent, command):
                            params.get("storage_driver") or "secret")
     try:
         if absent:
+            note_release(engine.history())
             opts = _options(params, check_mode, progress, purge=params.get("purge", True))
             return _result(engine.absent(opts), params, diff, client, warnings, progress)
         inp = _render(params, engine, client, progress, warnings)
+        note_release(engine.history(), inp)
         crds = params.get("crds") or "install"
         opts = _options(params, check_mode, progress, create_namespace=params.get("create_namespace", False),
                         skip_crds=params.get("skip_crds", False) or crds == "skip", upgrade_crds=crds == "upgrade",
@@ -310,6 +293,7 @@ def _run_release(params, check_mode, diff, progress, warnings, absent, command):
         raise _fail(exc, params, diff, client, warnings, progress, command) from exc
 
 
+@redacted
 def run_rollback(params, check_mode=False, diff=False):
     from ..actions.operations import OperationError, ReleaseEngine
 
@@ -320,6 +304,7 @@ def run_rollback(params, check_mode=False, diff=False):
     engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
                            params.get("storage_driver") or "secret")
     try:
+        note_release(engine.history())
         opts = _options(params, check_mode, progress)
         return _result(engine.rollback(params.get("revision") or 0, opts), params, diff, client, warnings,
                        progress)
@@ -327,6 +312,7 @@ def run_rollback(params, check_mode=False, diff=False):
         raise _fail(exc, params, diff, client, warnings, progress, rollback_command(params)) from exc
 
 
+@redacted
 def run_release_test(params, check_mode=False):
     """``helm test``: run the release's tests, record the runs; check mode lists what would run."""
     from ..actions.operations import OperationError, ReleaseEngine
@@ -342,6 +328,7 @@ def run_release_test(params, check_mode=False):
     engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
                            params.get("storage_driver") or "secret")
     try:
+        note_release(engine.history())
         rel, tests = run_tests(engine, params.get("filter") or (), timeout, params.get("logs", False), check_mode,
                                progress)
     except TestFailed as exc:
@@ -362,6 +349,7 @@ def _test_stdout(rel):
     return status_text(dict(rel, info=dict(rel.get("info") or {}, notes="")))
 
 
+@redacted
 def run_info(params):
     from ..actions.info import describe, list_releases
     from ..actions.operations import OperationError, ReleaseEngine
@@ -379,7 +367,7 @@ def run_info(params):
                 result["status"] = status
             return result, warnings
         return {"changed": False, "releases": list_releases(engine, params.get("release_state") or [],
-                                                            params.get("selector"))}, warnings
+                                                            params.get("selector"), params.get("show_secrets", False))}, warnings
     except (OperationError, KubeError) as exc:
         raise ModuleFailure(str(exc)) from exc
 
@@ -387,7 +375,7 @@ def run_info(params):
 def run_module(module, run, *args):
     """What every module does after parsing its options: hide credentials, run, report warnings or failure."""
     freeze_imports()
-    module.no_log_values.update(sensitive_values(module.params.get("kubeconfig")))
+    module.no_log_values.update(credentials(module.params))
     try:
         result, warnings = run(module.params, *args)
     except ModuleFailure as exc:
@@ -410,6 +398,7 @@ def freeze_imports():
     gc.freeze()
 
 
+@redacted(keys=("command", "stderr"))
 def run_template_task(params, check_mode=False):
     """``helm template`` for the template module: the render, plus helm's ``stdout``/``stderr``/``rc``."""
     from ..render.template import TemplateCommandError, run_template
@@ -427,6 +416,7 @@ def run_template_task(params, check_mode=False):
     return result, warnings
 
 
+@redacted
 def run_repository(params, check_mode=False):
     """``helm repo add``/``remove`` for the repository module; idempotent, check mode writes nothing."""
     from ..repo import RepoError, add_repository, make_entry, remove_repository
@@ -447,6 +437,7 @@ def run_repository(params, check_mode=False):
             "stderr": _lines(warnings), "command": repository_command(params)}, warnings
 
 
+@redacted
 def run_pull(params, check_mode=False):
     """``helm pull`` for the pull module: the archive (or untarred chart) in ``destination``, idempotently."""
     from ..repo import Access, RepoError, pull_chart
@@ -470,6 +461,7 @@ def run_pull(params, check_mode=False):
             "command": pull_command(params)}, warnings
 
 
+@redacted
 def run_registry_auth(params, check_mode=False):
     """``helm registry login``/``logout`` for the registry_auth module; idempotent, check mode writes nothing.
 

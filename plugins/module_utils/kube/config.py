@@ -70,6 +70,15 @@ class Connection:
             return "Basic " + base64.b64encode(("%s:%s" % self.basic).encode()).decode()
         return None
 
+    def secrets(self):
+        """The credentials this connection sends as they stand (tokens, Basic auth password and header),
+        for callers that must keep them out of what they show."""
+        found = {self.token, self._exec_token}
+        if self.basic:
+            found.add(self.basic[1])
+            found.add(base64.b64encode(("%s:%s" % self.basic).encode()).decode())
+        return {value for value in found if value}
+
     def _exec_expired(self):
         return self._exec_expiry is not None and time.time() >= self._exec_expiry
 

@@ -43,7 +43,7 @@ def test_a_malformed_duration_is_a_clear_error():
 
 
 def test_credentials_inside_an_inline_kubeconfig_are_collected_for_no_log():
-    from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import sensitive_values
+    from ansible_collections.helmless.core.plugins.module_utils.ansible.secrets import sensitive_values
     config = {"users": [{"name": "u", "user": {"token": "t0k", "client-key-data": "a2V5"}}],
               "clusters": [{"name": "c", "cluster": {"server": "https://x"}}]}
     assert sensitive_values(config) == {"t0k", "a2V5"}

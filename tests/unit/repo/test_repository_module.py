@@ -5,8 +5,7 @@ import os
 import pytest
 import yaml
 
-from repokit import env, publish, run_module, run_playbook, serve, write_chart  # noqa: F401 - fixtures
-
+from repokit import env, helm_home, publish, run_module, run_playbook, serve, write_chart  # noqa: F401 - fixtures
 
 
 @pytest.fixture
@@ -114,3 +113,15 @@ def test_playbook_adds_a_repository_and_renders_repo_charts_like_the_local_chart
     assert (dest / "by_url.yaml").read_text() == _oracle(str(src / "demo-2.0.0" / "demo"), {})
     assert os.listdir(os.path.join(parent, "charts")) == ["demo-1.1.0.tgz"]
     assert (dest / "with_deps.yaml").read_text() == _oracle(parent, {})
+
+
+def test_a_password_in_the_repository_url_is_in_no_result_message_or_command(serve, env, tmp_path, helm_home):
+    from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, run_repository
+    server = serve(tmp_path / "empty")
+    url = server.url.replace("://", "://deploy:url-pass-53cr3t@") + "/charts"
+    with pytest.raises(ModuleFailure) as info:
+        run_repository({"repo_name": "charts", "repo_url": url})
+    assert "looks like" in str(info.value) and "deploy:" in info.value.result["command"]
+    assert "url-pass-53cr3t" not in str(info.value) + repr(info.value.result)
+    result, raw = _module("repository", {"name": "charts", "repo_url": url}, env, tmp_path)
+    assert result["failed"] and "url-pass-53cr3t" not in raw

@@ -1,0 +1,133 @@
+"""Secret values and credentials are masked in every string a task reports (actions/redaction.py, ansible/secrets.py)."""
+import base64
+
+import pytest
+
+from ansible_collections.helmless.core.plugins.module_utils.actions.redaction import (MASK, Redactor, record_secrets,
+                                                                                      secret_strings)
+from ansible_collections.helmless.core.plugins.module_utils.actions.report import REDACTED
+from ansible_collections.helmless.core.plugins.module_utils.ansible.commands import release_command
+from ansible_collections.helmless.core.plugins.module_utils.ansible.secrets import (credentials, note_release,
+                                                                                    redacted)
+from ansible_collections.helmless.core.plugins.module_utils.errors import HelmlessError
+
+MANIFEST = """---
+# Source: demo/templates/cm.yaml
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  plain: not-a-secret
+---
+# Source: demo/templates/secret.yaml
+apiVersion: v1
+kind: Secret
+metadata:
+  name: creds
+data:
+  password: %s
+stringData:
+  token: tok-Plain-Value
+---
+# Source: demo/templates/json.yaml
+{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "j"}, "stringData": {"k": "json-form-value"}}
+""" % base64.b64encode(b"decoded-pass").decode()
+
+
+def _b64(text):
+    return base64.b64encode(text.encode()).decode()
+
+
+def test_secret_values_are_collected_as_written_base64_and_decoded():
+    found = secret_strings(MANIFEST)
+    assert {"decoded-pass", _b64("decoded-pass"), "tok-Plain-Value", _b64("tok-Plain-Value"),
+            "json-form-value"} <= found
+    assert "not-a-secret" not in found
+
+
+def test_hook_secrets_of_a_record_are_collected():
+    record = {"manifest": "", "hooks": [{"kind": "Secret", "manifest": MANIFEST.split("---")[2]}]}
+    assert "decoded-pass" in record_secrets([record])
+
+
+def test_a_secret_inside_a_message_is_masked_and_a_whole_value_is_replaced():
+    redactor = Redactor()
+    redactor.add(secret_strings(MANIFEST))
+    message = 'Secret "creds" is invalid: metadata.labels: Invalid value: "decoded-pass": bad'
+    assert redactor.text(message) == 'Secret "creds" is invalid: metadata.labels: Invalid value: "%s": bad' % MASK
+    assert redactor.text("tok-Plain-Value") == REDACTED
+    assert redactor.value({"a": ["x decoded-pass y", {"b": _b64("tok-Plain-Value")}], "n": 3}) == \
+        {"a": ["x %s y" % MASK, {"b": REDACTED}], "n": 3}
+
+
+def test_a_multi_line_value_is_masked_where_a_go_quoted_message_escapes_it():
+    redactor = Redactor()
+    redactor.add(["line-one\nline-two"])
+    assert redactor.text('Invalid value: "line-one\\nline-two"') == 'Invalid value: "%s"' % MASK
+
+
+def test_short_values_the_release_names_and_statuses_are_not_masked():
+    redactor = Redactor(credentials=["t"], keep=("web-app", "apps-prod"))
+    redactor.add(["on", "web-app", "apps-prod", "deployed", "unchanged"])
+    assert redactor.text("web-app in apps-prod: on at https://x") == "web-app in apps-prod: on at https://x"
+    assert redactor.value({"status": "deployed", "plan": [{"action": "unchanged"}]}) == \
+        {"status": "deployed", "plan": [{"action": "unchanged"}]}
+
+
+def test_a_url_password_is_masked_whatever_its_source():
+    text = 'looks like "https://deploy:hunter2@charts.example/x" is not a valid chart repository'
+    assert Redactor().text(text) == 'looks like "https://deploy:%s@charts.example/x" is not a valid chart repository' % MASK
+    assert Redactor().text("oci://registry:5000/charts/app@sha256:ab") == "oci://registry:5000/charts/app@sha256:ab"
+
+
+def test_credentials_are_masked_with_their_basic_auth_form():
+    params = {"api_key": "t0ken", "repo_username": "deploy", "repo_password": "pw!?"}
+    found = credentials(params)
+    assert {"t0ken", "pw!?", _b64("deploy:pw!?")} <= found
+    assert Redactor(found).text("Bearer t0ken, Basic %s" % _b64("deploy:pw!?")) == "Bearer %s, Basic %s" % (MASK, MASK)
+    urls = {"chart_repo_url": "https://u:repo-pw@h/x", "values_files": ["v.yaml", "https://a:values-pw@h/v.yaml"]}
+    assert {"repo-pw", "values-pw"} <= credentials(urls)  # also for Ansible's no_log values (the invocation)
+
+
+def test_credentials_of_an_inline_kubeconfig_are_found_and_it_is_not_in_the_command():
+    inline = "apiVersion: v1\nusers:\n- name: u\n  user:\n    token: inline-tok\n"
+    assert "inline-tok" in credentials({"kubeconfig": inline})
+    command = release_command({"release_name": "r", "release_namespace": "n", "chart_ref": "c", "kubeconfig": inline})
+    assert "inline-tok" not in command and "--kubeconfig" not in command
+    assert "--kubeconfig=/k/config" in release_command({"release_name": "r", "release_namespace": "n",
+                                                       "chart_ref": "c", "kubeconfig": "/k/config"})
+
+
+class _Failure(HelmlessError):
+    def __init__(self, message, result):
+        super().__init__(message)
+        self.result = result
+        self.warnings = ["warned about decoded-pass"]
+
+
+@redacted
+def _runner(params, fail=False):
+    note_release([{"manifest": MANIFEST}])
+    if fail:
+        try:
+            raise ValueError("low level: decoded-pass")
+        except ValueError as exc:
+            raise _Failure("failed: decoded-pass with t0ken-x", {"progress": ["apply: decoded-pass"]}) from exc
+    return {"msg": "ok decoded-pass", "command": "helm --api t0ken-x"}, ["warning decoded-pass"]
+
+
+def test_a_runner_result_and_warnings_are_masked_unless_show_secrets():
+    result, warnings = _runner({"api_key": "t0ken-x"})
+    assert result == {"msg": "ok %s" % MASK, "command": "helm --api %s" % MASK} and warnings == ["warning %s" % MASK]
+    result, _ = _runner({"api_key": "t0ken-x", "show_secrets": True})
+    assert result == {"msg": "ok decoded-pass", "command": "helm --api %s" % MASK}  # credentials stay hidden
+
+
+def test_a_runner_failure_is_masked_with_its_partial_result_warnings_and_cause():
+    with pytest.raises(_Failure) as info:
+        _runner({"api_key": "t0ken-x"}, fail=True)
+    assert str(info.value) == "failed: %s with %s" % (MASK, MASK)
+    assert info.value.result == {"progress": ["apply: %s" % MASK]}
+    assert info.value.warnings == ["warned about %s" % MASK]
+    assert str(info.value.__cause__) == "low level: %s" % MASK
