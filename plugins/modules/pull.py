@@ -19,12 +19,9 @@ description:
     written; I(provenance) fetches the C(.prov) without checking it. Both write it beside the archive.
 author:
   - helmless.core founders (@helmless)
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
 extends_documentation_fragment:
   - helmless.core.pull
+  - helmless.core.attributes
 """
 
 EXAMPLES = r"""

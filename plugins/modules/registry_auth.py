@@ -25,12 +25,9 @@ description:
     C(PATH) instead, as Helm does, and pulls read it with C(get); a helper that fails fails the task naming it.
 author:
   - helmless.core founders (@helmless)
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
 extends_documentation_fragment:
   - helmless.core.registry_auth
+  - helmless.core.attributes
 """
 
 EXAMPLES = r"""

@@ -26,16 +26,11 @@ description:
     or repaired) and rotates nothing. See docs/check-mode-and-diff.md.
 author:
   - helmless.core founders (@helmless)
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-  diff_mode:
-    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
-    support: full
 extends_documentation_fragment:
   - helmless.core.connection
   - helmless.core.release
+  - helmless.core.attributes
+  - helmless.core.attributes.diff
 """
 
 EXAMPLES = r"""

@@ -14,13 +14,10 @@ description:
   - Without I(release_name), lists the latest revision of every release in the namespace, as C(helm list).
 author:
   - helmless.core founders (@helmless)
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
 extends_documentation_fragment:
   - helmless.core.connection
   - helmless.core.release_info
+  - helmless.core.attributes
 """
 
 EXAMPLES = r"""

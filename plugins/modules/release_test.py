@@ -21,16 +21,11 @@ description:
     C(tests) still lists every test's phase.
 author:
   - helmless.core founders (@helmless)
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-  diff_mode:
-    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
-    support: none
 extends_documentation_fragment:
   - helmless.core.connection
   - helmless.core.release_test
+  - helmless.core.attributes
+  - helmless.core.attributes.no_diff
 """
 
 EXAMPLES = r"""

@@ -17,12 +17,9 @@ description:
   - The cluster connection options are accepted (for C(module_defaults) of the C(helm) group) and not used.
 author:
   - helmless.core founders (@helmless)
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
 extends_documentation_fragment:
   - helmless.core.repository
+  - helmless.core.attributes
 """
 
 EXAMPLES = r"""

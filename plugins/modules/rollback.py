@@ -15,16 +15,11 @@ description:
   - A revision left C(pending-*) by a process that died is recovered instead of blocking forever.
 author:
   - helmless.core founders (@helmless)
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-  diff_mode:
-    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
-    support: full
 extends_documentation_fragment:
   - helmless.core.connection
   - helmless.core.rollback
+  - helmless.core.attributes
+  - helmless.core.attributes.diff
 """
 
 EXAMPLES = r"""

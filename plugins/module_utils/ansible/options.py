@@ -126,6 +126,27 @@ _VALUES_URL = ("An entry may be an C(https://) or C(http://) URL, like Helm's C(
                "I(chart_repo_url) host, or to the URL itself without one); a failure names the URL and the HTTP "
                "status.")
 
+# The user-supplied values of release and template, merged as Helm merges them (one text for both modules).
+_VALUES = {
+    "values_files": {"type": "list", "elements": "str", "default": [],
+                     "description": ["Values files (YAML, like C(-f)), merged in order before I(release_values).",
+                                     _VALUES_URL]},
+    "release_values": {"type": "dict", "default": {}, "aliases": ["values"],
+                       "description": ["Values to pass to the chart, merged over I(values_files)."]},
+    "set_values": {"type": "list", "elements": "dict",
+                   "description": ["Values like C(--set), C(--set-string), C(--set-json), C(--set-file), "
+                                   "C(--set-literal), applied last. Helm applies them by type, in the order json, "
+                                   "raw, string, file, literal."],
+                   "options": {
+                       "value": {"type": "str", "required": True,
+                                 "description": ["The C(key=value) expression, e.g. C(image.tag=1.2)."]},
+                       "value_type": {"type": "str", "default": "raw",
+                                      "choices": ["raw", "string", "json", "file", "literal"],
+                                      "description": ["C(raw) is C(--set), C(string) C(--set-string), C(json) "
+                                                      "C(--set-json), C(file) C(--set-file), C(literal) "
+                                                      "C(--set-literal)."]}}},
+}
+
 # How release and template find, fetch and check a chart (one text for both modules).
 _CHART_FETCH = {
     "devel": {"type": "bool", "default": False,
@@ -174,19 +195,6 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
                        "description": ["URL of the chart repository; I(chart_ref) is then a chart name in its "
                                        "C(index.yaml). Archives are verified against the index digest and cached "
                                        "in Helm's content cache (C($HELM_CACHE_HOME/content))."]},
-    "release_values": {"type": "dict", "default": {}, "aliases": ["values"],
-                       "description": ["Values to pass to the chart (like C(-f) with a values file)."]},
-    "values_files": {"type": "list", "elements": "str", "default": [],
-                     "description": ["Values files, merged in order before I(release_values).",
-                                     _VALUES_URL]},
-    "set_values": {"type": "list", "elements": "dict",
-                   "description": ["Values like C(--set), C(--set-string), C(--set-json), C(--set-file), "
-                                   "C(--set-literal)."],
-                   "options": {
-                       "value": {"type": "str", "required": True, "description": ["C(key=value) expression."]},
-                       "value_type": {"type": "str", "default": "raw",
-                                      "choices": ["raw", "string", "json", "file", "literal"],
-                                      "description": ["Which C(--set) flavour the value is."]}}},
     "reuse_values": {"type": "bool",
                      "description": ["Merge the new values over the deployed revision's values.",
                                      "Ignored while I(reset_values) is true, as in kubernetes.core.helm and Helm."]},
@@ -227,7 +235,8 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
                                                "(Helm's C(--skip-schema-validation))."]},
     "replace": {"type": "bool", "default": False,
                 "description": ["Accepted for compatibility: an uninstalled release name is always reusable."]},
-}, **copy.deepcopy(_CHART_FETCH), **copy.deepcopy(REPO_ACCESS), **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY))
+}, **copy.deepcopy(_VALUES), **copy.deepcopy(_CHART_FETCH), **copy.deepcopy(REPO_ACCESS), **copy.deepcopy(_TIMING),
+   **copy.deepcopy(_STRATEGY))
 
 ROLLBACK = dict(copy.deepcopy(_NAME), **{
     "revision": {"type": "int", "default": 0,
@@ -306,22 +315,6 @@ TEMPLATE = dict({
                      "description": ["Release name (C(.Release.Name)); C(release-name) when not given, as Helm."]},
     "release_namespace": {"type": "str", "default": "default", "aliases": ["namespace"],
                           "description": ["Release namespace (C(.Release.Namespace))."]},
-    "release_values": {"type": "dict", "default": {}, "aliases": ["values"],
-                       "description": ["Values to pass to the chart, applied after I(values_files)."]},
-    "values_files": {"type": "list", "elements": "str", "default": [],
-                     "description": ["Value files (YAML) applied in order, before I(release_values).",
-                                     _VALUES_URL]},
-    "set_values": {"type": "list", "elements": "dict",
-                   "description": ["Values as with C(--set) and friends. Helm applies them by type, in the order "
-                                   "json, raw, string, file, literal."],
-                   "options": {
-                       "value": {"type": "str", "required": True,
-                                 "description": ["The expression, e.g. C(image.tag=1.2)."]},
-                       "value_type": {"type": "str", "default": "raw",
-                                      "choices": ["raw", "string", "json", "file", "literal"],
-                                      "description": ["C(raw) is C(--set), C(string) C(--set-string), C(json) "
-                                                      "C(--set-json), C(file) C(--set-file), C(literal) "
-                                                      "C(--set-literal)."]}}},
     "include_crds": {"type": "bool", "default": False,
                      "description": ["Put the chart's and subcharts' C(crds/) files first in the output."]},
     "show_only": {"type": "list", "elements": "str",
@@ -346,7 +339,8 @@ TEMPLATE = dict({
     "insecure_registry": {"type": "bool", "default": False,
                           "description": ["Do not verify the chart repository's TLS certificate "
                                           "(C(--insecure-skip-tls-verify))."]},
-}, **copy.deepcopy(_CHART_FETCH), **{k: copy.deepcopy(v) for k, v in REPO_ACCESS.items() if k != "insecure_skip_tls_verify"}, **_unused_connection())
+}, **copy.deepcopy(_VALUES), **copy.deepcopy(_CHART_FETCH),
+   **{k: copy.deepcopy(v) for k, v in REPO_ACCESS.items() if k != "insecure_skip_tls_verify"}, **_unused_connection())
 
 REPOSITORY = dict({
     "repo_name": {"type": "str", "required": True, "aliases": ["name"],

@@ -10,6 +10,7 @@ import math
 import re
 import struct
 
+from ..govalue.gopath import go_base
 from ..govalue.strconv import go_quote
 from ..semver import is_valid_version
 from .errors import ChartError
@@ -245,7 +246,7 @@ def validate_metadata(meta):
     name = meta.get("name", "")
     if not name:
         raise ChartError("validation: chart.metadata.name is required")
-    if name != _go_base(name):
+    if name != go_base(name):
         raise ChartError('validation: chart.metadata.name %s is invalid' % go_quote(name))
     version = meta.get("version", "")
     if not version:
@@ -277,16 +278,6 @@ def validate_metadata(meta):
         if key in seen:
             raise ChartError('validation: more than one dependency with name or alias %s' % go_quote(key))
         seen.add(key)
-
-
-def _go_base(path):
-    """Go's ``filepath.Base`` on Unix."""
-    if path == "":
-        return "."
-    path = path.rstrip("/")
-    if path == "":
-        return "/"
-    return path.rsplit("/", 1)[-1]
 
 
 def template_dependency_map(dep):

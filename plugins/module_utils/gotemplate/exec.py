@@ -20,13 +20,14 @@ _INTERFACE = "interface {}"
 
 
 class _Break(Exception):
-    pass
+    """``{{break}}``: unwinds to the innermost ``{{range}}`` loop, which stops."""
 
 
 class _Continue(Exception):
-    pass
+    """``{{continue}}``: unwinds to the innermost ``{{range}}`` loop, which goes to its next element."""
 
 
+# One instance each, raised every time: no allocation per iteration.
 _BREAK = _Break()
 _CONTINUE = _Continue()
 
@@ -78,11 +79,18 @@ def ideal_constant(n):
 
 
 class _Compiler(object):
+    """Turns one parse tree's nodes into closures (see the module docstring for their calling forms).
+
+    ``elem`` is threaded through every method: true when dot is a ``{{range}}`` element, whose static
+    type is interface{} (nil there is a nil interface, which changes Go's errors for field access)."""
+
     def __init__(self, tree):
         self.tree = tree
 
     # ------------------------------------------------------------ statements
     def list(self, lst, elem):
+        """A ListNode as one ``run``: adjacent text is joined, and a list of one item (the common
+        case: a lone action or text) is that item itself, with no loop around it."""
         items = []
         for node in lst.nodes:
             if isinstance(node, N.TextNode):
@@ -110,6 +118,7 @@ class _Compiler(object):
         return run_list
 
     def stmt(self, node, elem):
+        """Dispatch one statement node (exec.go walk) to the compiler of its kind."""
         if isinstance(node, N.ActionNode):
             return self.action(node, elem)
         if isinstance(node, N.IfNode):
@@ -131,6 +140,7 @@ class _Compiler(object):
         raise ValueError("unknown node %r" % node)
 
     def action(self, node, elem):
+        """``{{pipeline}}``: its value printed (exec.go printValue); a declaration prints nothing."""
         pe = self.pipeline(node.pipe, elem)
         if node.pipe.decl:
             def run_decl(ctx, dot, vars, w):
@@ -271,6 +281,8 @@ class _Compiler(object):
         return run_range
 
     def template(self, node, elem):
+        """``{{template "name" pipeline}}``: the named tree is looked up when it runs (a later
+        ``define`` may replace it) and runs with the pipeline's value as dot and ``$``, in fresh variables."""
         tree = self.tree
         name = node.name
         pe = self.pipeline(node.pipe, elem) if node.pipe is not None else None
@@ -403,6 +415,8 @@ class _Compiler(object):
         raise ValueError("unknown operand %r" % node)
 
     def variable(self, node, args, elem):
+        """``$x`` or ``$x.a.b``: the variable's slot, then a field chain on its value. A bare variable
+        takes no arguments (Go's "can't give argument to non-function")."""
         tree = self.tree
         slot = node.slot
         name = node.ident[0]
@@ -426,6 +440,8 @@ class _Compiler(object):
         return run_var
 
     def chain_node(self, node, args, elem):
+        """``(pipeline).a.b``: a field chain on the value of a parenthesized operand; on ``nil`` it is
+        Go's explicit-nil error."""
         tree = self.tree
         if isinstance(node.node, N.NilNode):
             def run_nil(ctx, dot, vars, final=MISSING):
@@ -487,6 +503,9 @@ class _Compiler(object):
 
     # ------------------------------------------------------------ function calls
     def call(self, cmd, ident, args, elem):
+        """A function call. The function is looked up in the execution's table when it runs (each
+        execution may bring its own functions); ``and``/``or`` evaluate their arguments lazily, as Go 1.18+ does. The argument
+        conversion plan is built once per function signature and kept."""
         tree = self.tree
         name = ident.ident
         arg_nodes = tuple(args)

@@ -140,29 +140,25 @@ def is_ready(client, obj, check_jobs=True):
         if new is None or not _generation_ok(new):
             return False
         return (new.get("status") or {}).get("readyReplicas", 0) >= spec.get("replicas", 1) - _max_unavailable(obj)
-    if kind == "StatefulSet":
+    if kind == "StatefulSet" or kind == "DaemonSet":
         if not _generation_ok(obj):
             return False
         update = spec.get("updateStrategy") or {}
         if update.get("type", "RollingUpdate") != "RollingUpdate":
-            return True
-        replicas = spec.get("replicas", 1)
-        partition = ((update.get("rollingUpdate") or {}).get("partition")) or 0
-        if status.get("updatedReplicas", 0) < replicas - partition:
-            return False
-        if status.get("readyReplicas", 0) != replicas:
-            return False
-        return partition != 0 or status.get("currentRevision") == status.get("updateRevision")
-    if kind == "DaemonSet":
-        if not _generation_ok(obj):
-            return False
-        update = spec.get("updateStrategy") or {}
-        if update.get("type", "RollingUpdate") != "RollingUpdate":
-            return True
+            return True  # OnDelete: as Helm, nothing to wait for
+        rolling = update.get("rollingUpdate") or {}
+        if kind == "StatefulSet":
+            replicas = spec.get("replicas", 1)
+            partition = rolling.get("partition") or 0
+            if status.get("updatedReplicas", 0) < replicas - partition:
+                return False
+            if status.get("readyReplicas", 0) != replicas:
+                return False
+            return partition != 0 or status.get("currentRevision") == status.get("updateRevision")
         desired = status.get("desiredNumberScheduled", 0)
         if status.get("updatedNumberScheduled", 0) != desired:
             return False
-        max_unavailable = _int_or_percent((update.get("rollingUpdate") or {}).get("maxUnavailable", 1), desired, True)
+        max_unavailable = _int_or_percent(rolling.get("maxUnavailable", 1), desired, True)
         return status.get("numberReady", 0) >= desired - max_unavailable
     if kind in ("ReplicaSet", "ReplicationController"):
         return _generation_ok(obj) and status.get("readyReplicas", 0) >= spec.get("replicas", 1)

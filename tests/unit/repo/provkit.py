@@ -2,14 +2,14 @@
 ProtonMail/go-crypto (the OpenPGP library Helm 4 uses) writes an RSA key pair as binary keyrings (a secret
 one for ``helm package --sign --keyring``, a public one for ``helm verify``). It is built once from the Go
 module proxy into ~/.cache/helmless/ (as scripts/controlplane builds its binaries)."""
-import fcntl
 import glob
 import os
 import subprocess
 
+from gokit import go_binary
+
 VERSION = "v1.4.1"  # helm v4.3.2's go-crypto
 CACHE = os.path.join(os.path.expanduser("~"), ".cache", "helmless", "pgpkeygen-go-crypto-%s" % VERSION)
-BINARY = os.path.join(CACHE, "bin", "pgpkeygen")
 MAIN = """package main
 
 import (
@@ -47,25 +47,8 @@ func main() {
 
 
 def keygen_binary():
-    """Build (once, under a lock shared by parallel workers) and return the key generator."""
-    os.makedirs(CACHE, exist_ok=True)
-    with open(os.path.join(CACHE, "build.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not os.path.exists(BINARY):
-            src = os.path.join(CACHE, "src")
-            os.makedirs(src, exist_ok=True)
-            with open(os.path.join(src, "go.mod"), "w") as handle:
-                handle.write("module helmless/pgpkeygen\n\ngo 1.22\n")
-            with open(os.path.join(src, "main.go"), "w") as handle:
-                handle.write(MAIN)
-            env = dict(os.environ, GOTOOLCHAIN="local", CGO_ENABLED="0", GOFLAGS="-mod=mod -buildvcs=false",
-                       GOWORK="off")
-            for args in (["go", "get", "github.com/ProtonMail/go-crypto@" + VERSION],
-                         ["go", "build", "-o", BINARY + ".tmp", "."]):
-                proc = subprocess.run(args, cwd=src, env=env, capture_output=True, text=True)
-                assert proc.returncode == 0, proc.stdout + proc.stderr
-            os.replace(BINARY + ".tmp", BINARY)
-    return BINARY
+    """The key generator (built on first use)."""
+    return go_binary(CACHE, "pgpkeygen", "helmless/pgpkeygen", "1.22", "github.com/ProtonMail/go-crypto@" + VERSION, MAIN)
 
 
 def key_pair(directory, name, email):

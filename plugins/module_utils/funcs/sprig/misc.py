@@ -3,6 +3,7 @@ import random as _random
 import socket
 import uuid
 
+from ...govalue.gopath import go_base, go_clean as clean
 from ...govalue.signature import go_signature
 from ...govalue.strconv import go_quote
 from ._go import to_bytes, from_bytes, GoPanic
@@ -12,36 +13,9 @@ from ...errors import HelmlessError
 # ------------------------------------------------------------------ path
 
 
-def clean(p):
-    """path.Clean."""
-    if p == "":
-        return "."
-    rooted = p.startswith("/")
-    out = []
-    for part in p.split("/"):
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if out and out[-1] != "..":
-                out.pop()
-            elif not rooted:
-                out.append("..")
-            continue
-        out.append(part)
-    s = "/".join(out)
-    if rooted:
-        return "/" + s
-    return s or "."
-
-
 @go_signature("string")
 def base(p):
-    if p == "":
-        return "."
-    p = p.rstrip("/")
-    if p == "":
-        return "/"
-    return p[p.rfind("/") + 1:]
+    return go_base(p)
 
 
 @go_signature("string")
