@@ -25,7 +25,7 @@ MAX_BYTES = 256 * 1024 * 1024
 ENGINE_MODULES = {
     "gotemplate": ("__init__", "builtins", "calls", "errors", "exec", "lexer", "nodes", "parsecache", "parser",
                    "template"),
-    "govalue": ("__init__", "cast", "fmt", "re2", "reflect", "signature", "strconv", "unquote", "values"),
+    "govalue": ("__init__", "cast", "fmt", "gopath", "re2", "reflect", "signature", "strconv", "unquote", "values"),
 }
 _state = {}
 
