@@ -11,7 +11,9 @@ from ..kube.readiness import wait_strategy
 from ..plan.manifest import ManifestError, parse_manifest
 from ..plan.planner import METHODS, Change, Plan, PlanError, Planner, assigned_marked, uninstall_plan
 from ..release.lease import IN_PROGRESS, Lease, LeaseHeld, held_message, lease_state
-from ..release.model import PENDING, now, release_record, set_status
+from ..release.model import (DEPLOYED, FAILED, PENDING, PENDING_INSTALL, PENDING_ROLLBACK, PENDING_UPGRADE, SUPERSEDED,
+                             UNINSTALLED, UNINSTALLING, first_deployed, notes, now, release_record, set_deleted,
+                             set_status, status)
 from ..release.storage import SYSTEM_LABELS, Storage, StorageError
 from .executor import ExecuteError, apply_changes, install_crds, wait_for, wait_gone
 from .hooks import HookError, HookRunner, hooks_for
@@ -93,7 +95,7 @@ class ReleaseEngine:
 
     def _pending(self, last, opts):
         """For a ``pending-*`` last revision: raise if its operation is alive, else say it is recoverable."""
-        if last is None or last["info"]["status"] not in PENDING:
+        if last is None or status(last) not in PENDING:
             return False
         lease, expired = lease_state(self.client, self.namespace, self.name)
         if lease is not None and not expired:
@@ -105,7 +107,7 @@ class ReleaseEngine:
             stamp = labels.get("modifiedAt") or labels.get("createdAt")
             if stamp and time.time() - int(stamp) < STALE_PENDING_SECONDS:
                 raise OperationError("%s: revision %d is %s since %s (no lease; recoverable %ds after that)" % (
-                    IN_PROGRESS, last["version"], last["info"]["status"],
+                    IN_PROGRESS, last["version"], status(last),
                     time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(stamp))), STALE_PENDING_SECONDS))
         return True
 
@@ -115,12 +117,12 @@ class ReleaseEngine:
         head = fresh[-1] if fresh else None
         if head is None or last is None:
             return (head is None) != (last is None)
-        return (head["version"], head["info"]["status"]) != (last["version"], last["info"]["status"])
+        return (head["version"], status(head)) != (last["version"], status(last))
 
     def _recover(self, last):
-        verb = {"pending-install": "Release", "pending-upgrade": "Upgrade", "pending-rollback": "Rollback"}
-        set_status(last, "failed", '%s "%s" failed: operation interrupted (its process is gone; recovered)'
-                   % (verb[last["info"]["status"]], self.name))
+        verb = {PENDING_INSTALL: "Release", PENDING_UPGRADE: "Upgrade", PENDING_ROLLBACK: "Rollback"}
+        set_status(last, FAILED, '%s "%s" failed: operation interrupted (its process is gone; recovered)'
+                   % (verb[status(last)], self.name))
         self.storage.update(last)
 
     def _lease(self, opts):
@@ -147,7 +149,7 @@ class ReleaseEngine:
             return self._replan(lambda: self.present(inp, opts), last)
         deployed = Storage.deployed(history)
         current = deployed
-        if current is None and last is not None and (last["info"]["status"] in ("failed", "superseded") or recover):
+        if current is None and last is not None and (status(last) in (FAILED, SUPERSEDED) or recover):
             current = last
         install = current is None
         labels = release_labels(None if install else current, opts.labels)  # refused before any write
@@ -166,7 +168,7 @@ class ReleaseEngine:
                                      "metadata": {"name": self.namespace, "labels": {"name": self.namespace}}}
         method = apply_method(opts, None if install else last.get("apply_method"), install)
         crd_changes, pending_kinds = self._plan_crds(inp, install, opts, method)
-        trusted = current is not None and current["info"]["status"] == "deployed" and not recover
+        trusted = current is not None and status(current) == DEPLOYED and not recover
         try:
             planned = self._planner(opts, method).plan(
                 previous, target, pending_kinds=pending_kinds, missing_is_drift=trusted,
@@ -186,17 +188,17 @@ class ReleaseEngine:
         summary = plan_summary(plan.changes, plan.crds, plan.namespace_create)
         opts.progress("plan", "%s: %s (%s, %s)" % (event, summary, opts.strategy, method))
         if not changed:
-            opts.progress("result", "no change: revision %d stays %s" % (current["version"], current["info"]["status"]))
+            opts.progress("result", "no change: revision %d stays %s" % (current["version"], status(current)))
             outcome.release = current
             return outcome
-        record = self._new_record(inp, version, current, install, method, "pending-" + event, labels)
+        record = self._new_record(inp, version, current, install, method, PENDING_INSTALL if install else PENDING_UPGRADE, labels)
         try:
             self.storage.check_size(record)
         except StorageError as exc:
             raise OperationError(str(exc), outcome) from exc
         if opts.check_mode:
             outcome.release = record
-            set_status(outcome.release, "deployed", "Install complete" if install else "Upgrade complete")
+            set_status(outcome.release, DEPLOYED, "Install complete" if install else "Upgrade complete")
             opts.progress("result", "check mode: revision %d would be deployed; nothing was written" % version)
             return outcome
         if plan.namespace_create:
@@ -231,7 +233,7 @@ class ReleaseEngine:
 
     def _new_record(self, inp, version, current, install, method, status, labels):
         stamp = now()
-        first = stamp if install or current is None else current["info"].get("first_deployed", stamp)
+        first = stamp if install or current is None else first_deployed(current, stamp)
         rel = release_record(self.name, self.namespace, version, inp.chart, inp.config, inp.manifest,
                              [dict(h, last_run={"phase": ""}) for h in inp.hooks], status,
                              "Initial install underway" if install else "Preparing upgrade", first, stamp,
@@ -278,13 +280,13 @@ class ReleaseEngine:
 
     def _run_present(self, inp, opts, plan, outcome, version, current, install, method, labels):
         event = "install" if install else "upgrade"
-        rel = self._new_record(inp, version, current, install, method, "pending-" + event, labels)
+        rel = self._new_record(inp, version, current, install, method, PENDING_INSTALL if install else PENDING_UPGRADE, labels)
         try:
             install_crds(self.client, plan.crds, progress=opts.progress)
             self.storage.create(rel, 0 if install else opts.history_max)
         except (ExecuteError, StorageError, KubeError) as exc:
             raise OperationError(str(exc), outcome) from exc
-        opts.progress("record", "revision %d %s" % (version, rel["info"]["status"]))
+        opts.progress("record", "revision %d %s" % (version, status(rel)))
         outcome.release = rel
         runner = HookRunner(self.client, self.namespace, self.storage.update, opts.timeout, opts.progress)
         try:
@@ -297,14 +299,14 @@ class ReleaseEngine:
                 runner.run(rel, "post-" + event)
         except (HookError, ExecuteError, KubeError, ApiError) as exc:
             return self._fail(rel, exc, opts, outcome, install, current, plan.changes)
-        if current is not None and current["info"]["status"] == "deployed":
-            set_status(current, "superseded")
+        if current is not None and status(current) == DEPLOYED:
+            set_status(current, SUPERSEDED)
             self.storage.update(current)
         for old in self.history():
-            if old["version"] < rel["version"] and old["info"]["status"] == "deployed":
-                set_status(old, "superseded")
+            if old["version"] < rel["version"] and status(old) == DEPLOYED:
+                set_status(old, SUPERSEDED)
                 self.storage.update(old)
-        set_status(rel, "deployed", opts.description or ("Install complete" if install else "Upgrade complete"))
+        set_status(rel, DEPLOYED, opts.description or ("Install complete" if install else "Upgrade complete"))
         self.storage.update(rel)
         opts.progress("result", "revision %d deployed" % version)
         return outcome
@@ -331,7 +333,7 @@ class ReleaseEngine:
     def _fail(self, rel, exc, opts, outcome, install, current, changes=()):
         message = str(exc)
         what = 'Release "%s" failed' % self.name if install else 'Upgrade "%s" failed' % self.name
-        set_status(rel, "failed", "%s: %s" % (what, message))
+        set_status(rel, FAILED, "%s: %s" % (what, message))
         self.storage.update(rel)
         opts.progress("result", "revision %d failed: %s" % (rel["version"], message))
         if not install:
@@ -360,7 +362,7 @@ class ReleaseEngine:
             outcome.changed = False
             return outcome
         last = history[-1]
-        if last["info"]["status"] == "uninstalled":
+        if status(last) == UNINSTALLED:
             outcome.changed = opts.purge
             outcome.release = last
             if opts.purge and not opts.check_mode:
@@ -396,8 +398,8 @@ class ReleaseEngine:
     def _uninstall_records(self, opts, last, plan=None):
         if plan is None:
             plan = uninstall_plan(self.client, self.name, self.namespace, parse_manifest(last.get("manifest") or ""))
-        last["info"]["deleted"] = now()
-        set_status(last, "uninstalling", "Deletion in progress (or silently failed)")
+        set_deleted(last, now())
+        set_status(last, UNINSTALLING, "Deletion in progress (or silently failed)")
         self.storage.update(last)
         runner = HookRunner(self.client, self.namespace, self.storage.update, opts.timeout, opts.progress)
         try:
@@ -409,7 +411,7 @@ class ReleaseEngine:
             if not opts.disable_hook:
                 runner.run(last, "post-delete")
         except (HookError, ExecuteError, KubeError) as exc:
-            set_status(last, "failed", "uninstallation completed with 1 error(s): %s" % exc)
+            set_status(last, FAILED, "uninstallation completed with 1 error(s): %s" % exc)
             self.storage.update(last)
             raise OperationError("failed to delete release: %s: %s" % (self.name, exc)) from exc
         if opts.purge:
@@ -418,10 +420,10 @@ class ReleaseEngine:
             opts.progress("result", "uninstalled; history deleted")
             return
         for rel in self.storage.history(self.name, refresh=True):
-            if rel["version"] != last["version"] and rel["info"]["status"] == "deployed":
-                set_status(rel, "superseded")
+            if rel["version"] != last["version"] and status(rel) == DEPLOYED:
+                set_status(rel, SUPERSEDED)
                 self.storage.update(rel)
-        set_status(last, "uninstalled", "Uninstallation complete")
+        set_status(last, UNINSTALLED, "Uninstallation complete")
         self.storage.update(last)
         opts.progress("result", "uninstalled; history kept")
 
@@ -451,7 +453,7 @@ class ReleaseEngine:
             return outcome
         if opts.check_mode:
             outcome.release = self._rollback_record(last, target, method)
-            set_status(outcome.release, "deployed", "Rollback to %d" % target_version)
+            set_status(outcome.release, DEPLOYED, "Rollback to %d" % target_version)
             opts.progress("result", "check mode: revision %d would roll back to %d; nothing was written"
                           % (last["version"] + 1, target_version))
             return outcome
@@ -480,7 +482,7 @@ class ReleaseEngine:
                      [h["name"] for e in ("pre-rollback", "post-rollback") for h in hooks_for(target, e)])
         summary = plan_summary(plan.changes)
         opts.progress("plan", "rollback to %d: %s (%s, %s)" % (target["version"], summary, opts.strategy, method))
-        same = (last["info"]["status"] == "deployed" and same_content(last, target)
+        same = (status(last) == DEPLOYED and same_content(last, target)
                 and last.get("apply_method", "csa") == method and _custom_labels(last) == _custom_labels(target))
         return plan, recover or plan.changed or not same, method
 
@@ -488,9 +490,9 @@ class ReleaseEngine:
         stamp = now()
         rel = release_record(self.name, self.namespace, last["version"] + 1, target.get("chart"),
                              target.get("config"), target.get("manifest", ""),
-                             [dict(h, last_run={"phase": ""}) for h in target.get("hooks") or []], "pending-rollback",
-                             "Rollback to %d" % target["version"], last["info"].get("first_deployed", stamp), stamp,
-                             target["info"].get("notes", ""), method, rollback_revision=target["version"])
+                             [dict(h, last_run={"phase": ""}) for h in target.get("hooks") or []], PENDING_ROLLBACK,
+                             "Rollback to %d" % target["version"], first_deployed(last, stamp), stamp,
+                             notes(target), method, rollback_revision=target["version"])
         rel["_labels"] = _custom_labels(target)
         return rel
 
@@ -518,19 +520,19 @@ class ReleaseEngine:
             if not opts.disable_hook:
                 runner.run(rel, "post-rollback")
         except (HookError, ExecuteError, KubeError) as exc:
-            if last["info"]["status"] == "deployed":
-                set_status(last, "superseded")
+            if status(last) == DEPLOYED:
+                set_status(last, SUPERSEDED)
                 self.storage.update(last)
-            set_status(rel, "failed", 'Rollback "%s" failed: %s' % (self.name, exc))
+            set_status(rel, FAILED, 'Rollback "%s" failed: %s' % (self.name, exc))
             self.storage.update(rel)
             opts.progress("result", "revision %d failed: %s" % (rel["version"], exc))
             message = self._cleanup_created(plan.changes, opts, str(exc))
             raise OperationError('Rollback "%s" failed: %s' % (self.name, message), outcome) from exc
         for old in self.storage.history(self.name, refresh=True):
-            if old["version"] != rel["version"] and old["info"]["status"] == "deployed":
-                set_status(old, "superseded")
+            if old["version"] != rel["version"] and status(old) == DEPLOYED:
+                set_status(old, SUPERSEDED)
                 self.storage.update(old)
-        set_status(rel, "deployed", "Rollback to %d" % target["version"])
+        set_status(rel, DEPLOYED, "Rollback to %d" % target["version"])
         self.storage.update(rel)
         opts.progress("result", "revision %d deployed (rollback to %d)" % (rel["version"], target["version"]))
         return outcome
@@ -583,6 +585,6 @@ def apply_method(opts, previous, install=False):
 
 
 def _differs(current, last, inp):
-    if current is None or last is None or last is not current or current["info"]["status"] != "deployed":
+    if current is None or last is None or last is not current or status(current) != DEPLOYED:
         return True
     return differs(current, inp)

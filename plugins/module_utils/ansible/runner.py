@@ -162,6 +162,7 @@ def _render(params, engine, client, progress, warnings):
     """Render the chart with the cluster's capabilities and lookup; returns a ReleaseInput."""
     from ..actions.inputs import from_record, from_render
     from ..actions.sameness import differs, record_of, same_content
+    from ..release.model import DEPLOYED, UNINSTALLED, status
     from ..render import RenderError, merge_user_values, render_release
 
     chart_ref, want = _local_chart(params)
@@ -174,9 +175,9 @@ def _render(params, engine, client, progress, warnings):
     if chart_ref != params.get("chart_ref"):
         progress("chart", "%s fetched to %s" % (params.get("chart_ref"), chart_ref))
     history = engine.history()
-    deployed = [r for r in history if r["info"]["status"] == "deployed"]
+    deployed = [r for r in history if status(r) == DEPLOYED]
     current = deployed[-1] if deployed else (history[-1] if history else None)
-    installed = current is not None and current["info"]["status"] != "uninstalled"
+    installed = current is not None and status(current) != UNINSTALLED
     try:
         config = merge_user_values(params.get("release_values") or {}, params.get("values_files") or (),
                                    params.get("set_values") or ())
@@ -206,7 +207,7 @@ def _render(params, engine, client, progress, warnings):
             return probed[-1]
 
         same = rerolled = False
-        if installed and current is history[-1] and current["info"]["status"] == "deployed":
+        if installed and current is history[-1] and status(current) == DEPLOYED:
             # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
             # then) so charts that print their revision stay idempotent; only a real change renders anew.
             as_then = (current["version"], _was_install(current))
@@ -253,7 +254,8 @@ def _rendered(result):
 
 
 def _was_install(release):
-    return release["version"] == 1 or (release["info"].get("description") or "").startswith("Install")
+    from ..release.model import description
+    return release["version"] == 1 or (description(release) or "").startswith("Install")
 
 
 def lookup_for(client):
