@@ -9,7 +9,7 @@ from ..kube.errors import ApiError, KubeError
 from ..plan.manifest import load_yaml
 from ..release.model import status
 from .hooks import HookError, HookRunner, hooks_for
-from .operations import OperationError
+from .base import OperationError
 
 _EXCLUDE = re.compile(r"^!\s?name=")
 

@@ -102,7 +102,7 @@ def _wait(params):
 
 
 def _options(params, check_mode, progress, **extra):
-    from ..actions.operations import Options
+    from ..actions.base import Options
 
     timeout = parse_duration(params.get("timeout") or params.get("wait_timeout"))
     return Options(check_mode=check_mode, strategy=params.get("apply_strategy") or "chart-delta",
@@ -285,7 +285,8 @@ def run_release(params, check_mode=False, diff=False):
 
 
 def _run_release(params, check_mode, diff, progress, warnings, absent, command):
-    from ..actions.operations import OperationError, ReleaseEngine
+    from ..actions.base import OperationError
+    from ..actions.operations import ReleaseEngine
 
     _validate_name(params["release_name"])
     try:
@@ -313,7 +314,8 @@ def _run_release(params, check_mode, diff, progress, warnings, absent, command):
 
 
 def run_rollback(params, check_mode=False, diff=False):
-    from ..actions.operations import OperationError, ReleaseEngine
+    from ..actions.base import OperationError
+    from ..actions.operations import ReleaseEngine
 
     progress = Progress()
     warnings = ignored_warnings(params)
@@ -331,7 +333,7 @@ def run_rollback(params, check_mode=False, diff=False):
 
 def run_release_test(params, check_mode=False):
     """``helm test``: run the release's tests, record the runs; check mode lists what would run."""
-    from ..actions.operations import OperationError, ReleaseEngine
+    from ..actions.base import OperationError, ReleaseContext
     from ..actions.report import release_status
     from ..actions.testing import TestFailed, run_tests
 
@@ -341,8 +343,8 @@ def run_release_test(params, check_mode=False):
     _validate_name(params["release_name"])
     timeout = parse_duration(params.get("timeout"))
     client = connect(params)
-    engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
-                           params.get("storage_driver") or "secret")
+    engine = ReleaseContext(client, params["release_name"], params["release_namespace"],
+                            params.get("storage_driver") or "secret")
     try:
         rel, tests = run_tests(engine, params.get("filter") or (), timeout, params.get("logs", False), check_mode,
                                progress)
@@ -366,12 +368,12 @@ def _test_stdout(rel):
 
 def run_info(params):
     from ..actions.info import describe, list_releases
-    from ..actions.operations import OperationError, ReleaseEngine
+    from ..actions.base import OperationError, ReleaseContext
 
     warnings = ignored_warnings(params)
     client = connect(params)
-    engine = ReleaseEngine(client, params.get("release_name") or "", params["release_namespace"],
-                           params.get("storage_driver") or "secret")
+    engine = ReleaseContext(client, params.get("release_name") or "", params["release_namespace"],
+                            params.get("storage_driver") or "secret")
     try:
         if params.get("release_name"):
             status = describe(engine, params.get("revision"), params.get("get_all_values", False),
