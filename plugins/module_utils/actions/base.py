@@ -118,10 +118,7 @@ class ReleaseContext:
     def locked(self, opts, last, run, again, recover=False):
         """``run()`` under the release's lease, after failing an interrupted pending ``last`` when ``recover``;
         ``again()`` instead when the history moved since ``last`` was read."""
-        try:
-            lease = Lease(self.client, self.namespace, self.name, opts.lease_duration).acquire()
-        except LeaseHeld as exc:
-            raise OperationError(str(exc)) from exc
+        lease = self._lease(opts)
         try:
             if not self.moved(last):
                 if recover:
@@ -130,6 +127,12 @@ class ReleaseContext:
         finally:
             lease.release_lease(keep=bool(self.storage.unsettled))
         return self.replan(again, last)
+
+    def _lease(self, opts):
+        try:
+            return Lease(self.client, self.namespace, self.name, opts.lease_duration).acquire()
+        except LeaseHeld as exc:
+            raise OperationError(str(exc)) from exc
 
     def replan(self, again, last):
         """Another operation finished between our plan and our lease: plan again on the new history.
