@@ -9,7 +9,8 @@ import os
 import re
 import time
 
-from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError, ReleaseEngine
+from ansible_collections.helmless.core.plugins.module_utils.actions.base import OperationError
+from ansible_collections.helmless.core.plugins.module_utils.actions.operations import ReleaseEngine
 from ansible_collections.helmless.core.plugins.module_utils.actions.testing import run_tests
 from ansible_collections.helmless.core.plugins.module_utils.kube.client import KubeClient
 from ansible_collections.helmless.core.plugins.module_utils.kube.config import load_connection

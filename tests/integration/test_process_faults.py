@@ -10,9 +10,9 @@ import time
 import pytest
 
 import cp_run
-from ansible_collections.helmless.core.plugins.module_utils.actions import hooks, operations
+from ansible_collections.helmless.core.plugins.module_utils.actions import hooks, upgrade
 from ansible_collections.helmless.core.plugins.module_utils.actions import executor
-from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError
+from ansible_collections.helmless.core.plugins.module_utils.actions.base import OperationError
 
 from conftest import _helm
 from reliability import invariants, record_row
@@ -63,12 +63,12 @@ def _pause_in(phase, monkeypatch, reached, resume):
             return real_wait(self, obj, ref, deadline + 120)
         monkeypatch.setattr(hooks.HookRunner, "_wait", wait)
     else:
-        real_wait_for = operations.wait_for
+        real_wait_for = upgrade.wait_for
 
         def wait_for(*args, **kwargs):
             hold()
             return real_wait_for(*args, **kwargs)
-        monkeypatch.setattr(operations, "wait_for", wait_for)
+        monkeypatch.setattr(upgrade, "wait_for", wait_for)
 
 
 @pytest.mark.parametrize("fault,phase", CASES, ids=["%s-in-%s" % c for c in CASES])

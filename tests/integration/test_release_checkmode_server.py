@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError
+from ansible_collections.helmless.core.plugins.module_utils.actions.base import OperationError
 from ansible_collections.helmless.core.plugins.module_utils.kube.errors import ApiError
 from ansible_collections.helmless.core.plugins.module_utils.plan.planner import ASSIGNED
 from ansible_collections.helmless.core.plugins.module_utils.release.lease import Lease

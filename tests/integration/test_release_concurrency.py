@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError
+from ansible_collections.helmless.core.plugins.module_utils.actions.base import OperationError
 from ansible_collections.helmless.core.plugins.module_utils.release.lease import Lease
 
 from test_release_support import client_for, configmap, engine_for, literal_input, opts

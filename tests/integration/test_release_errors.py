@@ -1,7 +1,7 @@
 """Bad input fails clearly and leaves the release history and the cluster as they were."""
 import pytest
 
-from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError
+from ansible_collections.helmless.core.plugins.module_utils.actions.base import OperationError
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, run_release
 
 from test_release_support import (client_for, configmap, deployment, engine_for, literal_input, module_params, opts,

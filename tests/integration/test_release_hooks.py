@@ -3,7 +3,7 @@ import datetime
 
 import pytest
 
-from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError
+from ansible_collections.helmless.core.plugins.module_utils.actions.base import OperationError
 
 from test_release_support import client_for, configmap, engine_for, job, literal_input, opts
 

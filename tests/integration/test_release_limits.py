@@ -4,7 +4,8 @@ import os
 
 import pytest
 
-from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError, ReleaseEngine
+from ansible_collections.helmless.core.plugins.module_utils.actions.base import OperationError
+from ansible_collections.helmless.core.plugins.module_utils.actions.operations import ReleaseEngine
 from ansible_collections.helmless.core.plugins.module_utils.kube.errors import ApiError
 from ansible_collections.helmless.core.plugins.module_utils.release.storage import MAX_RECORD_BYTES
 

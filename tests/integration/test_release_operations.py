@@ -4,7 +4,8 @@ import re
 import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.actions.inputs import ReleaseInput
-from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError, ReleaseEngine
+from ansible_collections.helmless.core.plugins.module_utils.actions.base import OperationError
+from ansible_collections.helmless.core.plugins.module_utils.actions.operations import ReleaseEngine
 from ansible_collections.helmless.core.plugins.module_utils.release.lease import Lease
 
 from test_release_support import (client_for, configmap, deployment, engine_for, literal_input, opts, to_yaml)

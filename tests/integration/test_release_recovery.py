@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError
+from ansible_collections.helmless.core.plugins.module_utils.actions.base import OperationError
 
 from test_release_support import client_for, configmap, engine_for, literal_input, opts
 

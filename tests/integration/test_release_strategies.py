@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError
+from ansible_collections.helmless.core.plugins.module_utils.actions.base import OperationError
 
 from test_release_support import (client_for, configmap, deployment, engine_for, literal_input, opts, to_yaml,
                                   write_chart)

@@ -10,7 +10,8 @@ import os
 import yaml
 
 from ansible_collections.helmless.core.plugins.module_utils.actions.inputs import ReleaseInput
-from ansible_collections.helmless.core.plugins.module_utils.actions.operations import Options, ReleaseEngine
+from ansible_collections.helmless.core.plugins.module_utils.actions.base import Options
+from ansible_collections.helmless.core.plugins.module_utils.actions.operations import ReleaseEngine
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import CONNECTION, RELEASE, ROLLBACK
 from ansible_collections.helmless.core.plugins.module_utils.kube.client import KubeClient
 from ansible_collections.helmless.core.plugins.module_utils.kube.config import load_connection

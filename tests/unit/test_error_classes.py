@@ -20,7 +20,7 @@ from ansible_collections.helmless.core.plugins.module_utils.errors import Helmle
 
 # Exceptions used as control flow inside one package, never shown to a user.
 SIGNALS = {
-    "actions.operations._Moved",  # the history changed under a read: plan again
+    "actions.base.Moved",  # the history changed under a read: plan again
     "chart.schemav6.Unsupported",  # the schema needs the jsonschema package: fall back to it
     "chart.strvals._EOF",  # Go's io.EOF between parser steps
     "chart.strvals._NotList",  # "not a list index": the caller tries the map form

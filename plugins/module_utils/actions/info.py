@@ -4,6 +4,7 @@ import copy
 from ..plan.manifest import ManifestError, load_yaml, parse_manifest
 from ..plan.patch import drift
 from ..plan.planner import Planner, secret_view
+from ..release.model import DEPLOYED, FAILED, description, status
 from .redaction import Redactor, record_secrets
 from .report import redact, release_status
 
@@ -53,27 +54,27 @@ def describe(engine, revision=None, all_values=False, show_secrets=False, states
     rel = next((r for r in history if r["version"] == revision), None) if revision else history[-1]
     if rel is None:
         return None
-    status = release_status(rel)
+    result = release_status(rel)
     config = rel.get("config") or {}
     if all_values:
         config = _coalesce((rel.get("chart") or {}).get("values"), config)
-    status["values"] = status["release_values"] = config
+    result["values"] = result["release_values"] = config
     try:
         resources = parse_manifest(rel.get("manifest") or "")
     except ManifestError:
         resources = []
-    status["manifest"] = [redact(r.obj, show_secrets) for r in resources]
-    status["hooks"] = [redact(load_yaml(h.get("manifest") or "") or {}, show_secrets)
+    result["manifest"] = [redact(r.obj, show_secrets) for r in resources]
+    result["hooks"] = [redact(load_yaml(h.get("manifest") or "") or {}, show_secrets)
                        for h in rel.get("hooks") or []]
-    status["hook_runs"] = [{"name": h.get("name"), "kind": h.get("kind"), "events": h.get("events"),
+    result["hook_runs"] = [{"name": h.get("name"), "kind": h.get("kind"), "events": h.get("events"),
                             "weight": h.get("weight", 0), "last_run": h.get("last_run") or {}}
                            for h in rel.get("hooks") or []]
-    status["history"] = [{"revision": r["version"], "updated": release_status(r)["updated"],
-                          "status": r["info"]["status"], "chart": release_status(r)["chart"],
+    result["history"] = [{"revision": r["version"], "updated": release_status(r)["updated"],
+                          "status": status(r), "chart": release_status(r)["chart"],
                           "app_version": release_status(r)["app_version"],
-                          "description": r["info"].get("description", "")} for r in history]
-    status["drift"] = _drift(engine, resources) if rel["info"]["status"] == "deployed" else []
-    return status if show_secrets else _redactor(engine.name, engine.namespace, history).value(status)
+                          "description": description(r)} for r in history]
+    result["drift"] = _drift(engine, resources) if status(rel) == DEPLOYED else []
+    return result if show_secrets else _redactor(engine.name, engine.namespace, history).value(result)
 
 
 def _redactor(name, namespace, records):
@@ -84,14 +85,14 @@ def _redactor(name, namespace, records):
     return redactor
 
 
-_DEFAULT_STATES = ("deployed", "failed")
+_DEFAULT_STATES = (DEPLOYED, FAILED)
 
 
 def listed(release, states):
     """Whether ``helm list`` with these state flags shows this (latest) revision."""
     wanted = set(states or _DEFAULT_STATES)
-    status = release["info"]["status"]
-    return "all" in wanted or ("pending" if status.startswith("pending-") else status) in wanted
+    state = status(release)
+    return "all" in wanted or ("pending" if state.startswith("pending-") else state) in wanted
 
 
 def list_releases(engine, states, selector=None, show_secrets=False):
@@ -112,6 +113,6 @@ def list_releases(engine, states, selector=None, show_secrets=False):
         if matching is not None and (name, latest[name]["version"]) not in matching:
             continue
         if listed(latest[name], states):
-            status = release_status(latest[name])
-            out.append(status if show_secrets else _redactor(name, engine.namespace, [latest[name]]).value(status))
+            entry = release_status(latest[name])
+            out.append(entry if show_secrets else _redactor(name, engine.namespace, [latest[name]]).value(entry))
     return out

@@ -1,5 +1,5 @@
 """What an install/upgrade needs from rendering, as plain data (so the engine never imports the renderer)."""
-from ..release.model import chart_record, hook_record
+from ..release.model import chart_record, hook_record, notes
 
 
 class ReleaseInput:
@@ -35,4 +35,4 @@ def from_record(rel, crds=()):
     """A stored revision's content as a ReleaseInput: what to plan (and store again) when a render means
     the same as that revision, so neither formatting nor re-rolled randomness reaches the cluster."""
     return ReleaseInput(rel.get("manifest"), [dict(h) for h in rel.get("hooks") or []],
-                        (rel.get("info") or {}).get("notes"), crds, rel.get("chart"), rel.get("config"))
+                        notes(rel), crds, rel.get("chart"), rel.get("config"))

@@ -24,6 +24,7 @@ import json
 
 from ..goyaml import YAMLError
 from ..plan.manifest import ManifestError, load_yaml, split_manifest
+from ..release.model import notes
 
 _HOOK_FIELDS = ("name", "kind", "path", "events", "weight", "delete_policies")
 _CHART_INPUTS = ("metadata", "values", "schema")
@@ -81,7 +82,7 @@ def content(rel):
         hooks["%s#%d" % (path, seen[path])] = item
     chart = rel.get("chart") or {}
     return {"manifest": _documents(rel.get("manifest") or ""), "hooks": hooks,
-            "notes": (rel.get("info") or {}).get("notes") or "", "config": rel.get("config") or {},
+            "notes": notes(rel), "config": rel.get("config") or {},
             "chart": chart.get("metadata") or {}}
 
 

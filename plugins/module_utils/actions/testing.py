@@ -7,8 +7,9 @@ import re
 
 from ..kube.errors import ApiError, KubeError
 from ..plan.manifest import load_yaml
+from ..release.model import status
 from .hooks import HookError, HookRunner, hooks_for
-from .operations import OperationError
+from .base import OperationError
 
 _EXCLUDE = re.compile(r"^!\s?name=")
 
@@ -100,7 +101,7 @@ def run_tests(engine, filters=(), timeout=300, logs=False, check_mode=False, pro
         raise OperationError('no test of release "%s" matches the filter %s (its tests: %s)' % (
             engine.name, _filter_text(include, exclude), ", ".join(available) or "none"))
     progress("test", "revision %d (%s): %d test(s)%s" % (
-        rel["version"], rel["info"]["status"], len(tests),
+        rel["version"], status(rel), len(tests),
         ", %d filtered out" % (len(available) - len(tests)) if len(available) != len(tests) else ""))
     if check_mode or not tests:
         return rel, [dict(test_result(h), ran=False) for h in tests]

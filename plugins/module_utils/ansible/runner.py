@@ -5,12 +5,10 @@ so they run the same from AnsibleModule, from tests and from benchmarks. The rel
 client are imported by the functions that use them: the template, repository, pull and registry_auth
 tasks import this module too and should not load them (module start-up is paid by every task).
 """
-import copy
 import gc
 import os
 import re
 
-from ..goyaml import merge_maps
 from ..actions.progress import Progress
 from ..kube.errors import KubeError
 from ..chart.capabilities import HELM_VERSION
@@ -82,7 +80,7 @@ def _wait(params):
 
 
 def _options(params, check_mode, progress, **extra):
-    from ..actions.operations import Options
+    from ..actions.base import Options
 
     timeout = parse_duration(params.get("timeout") or params.get("wait_timeout"))
     return Options(check_mode=check_mode, strategy=params.get("apply_strategy") or "chart-delta",
@@ -138,11 +136,10 @@ def _lines(messages):
     return "".join(m + "\n" for m in messages)
 
 
-def _render(params, engine, client, progress, warnings):
-    """Render the chart with the cluster's capabilities and lookup; returns a ReleaseInput."""
-    from ..actions.inputs import from_record, from_render
-    from ..actions.sameness import differs, record_of, same_content
-    from ..render import RenderError, merge_user_values, render_release
+def _render(params, engine, progress, warnings):
+    """The ReleaseInput of the chart the options name, rendered for the release (actions.prepare decides how)."""
+    from ..actions.prepare import RenderRequest, prepare
+    from ..render import RenderError
 
     chart_ref, want = _local_chart(params)
     if chart_ref is None:
@@ -153,63 +150,17 @@ def _render(params, engine, client, progress, warnings):
             raise ModuleFailure(str(exc)) from exc
     if chart_ref != params.get("chart_ref"):
         progress("chart", "%s fetched to %s" % (params.get("chart_ref"), chart_ref))
-    history = engine.history()
-    deployed = [r for r in history if r["info"]["status"] == "deployed"]
-    current = deployed[-1] if deployed else (history[-1] if history else None)
-    installed = current is not None and current["info"]["status"] != "uninstalled"
+    request = RenderRequest(
+        chart=chart_ref, name=params["release_name"], namespace=params["release_namespace"],
+        values=params.get("release_values") or {}, values_files=params.get("values_files") or (),
+        set_values=params.get("set_values") or (), reset_values=params.get("reset_values", True),
+        reuse_values=params.get("reuse_values"), reset_then_reuse_values=params.get("reset_then_reuse_values"),
+        post_renderer=params.get("post_renderer"), enable_plugins=params.get("enable_plugins", False),
+        skip_schema_validation=params.get("skip_schema_validation", False))
     try:
-        config = merge_user_values(params.get("release_values") or {}, params.get("values_files") or (),
-                                   params.get("set_values") or ())
-        # Helm's precedence: reset_values wins, then reuse_values, then reset_then_reuse_values.
-        reuse = not params.get("reset_values", True) and (
-            params.get("reuse_values") or params.get("reset_then_reuse_values"))
-        if installed and reuse:
-            config = merge_maps(copy.deepcopy(current.get("config") or {}), config)
-        version = client.server_version()
-
-        def render(revision, is_install, vary=False):
-            return render_release(
-                chart_ref, name=params["release_name"], namespace=params["release_namespace"], values=config,
-                revision=revision, is_install=is_install, is_upgrade=not is_install,
-                kube_version=version.get("gitVersion"), api_versions=client.discovery.api_versions(),
-                lookup=None if vary else lookup_for(client), post_renderer=params.get("post_renderer"),
-                enable_plugins=params.get("enable_plugins", False),
-                skip_schema_validation=params.get("skip_schema_validation", False), vary=vary)
-
-        probed = []
-
-        def probe(as_then):
-            try:
-                probed.append(from_render(render(*as_then, vary=True)))
-            except RenderError:
-                return None
-            return probed[-1]
-
-        same = rerolled = False
-        if installed and current is history[-1] and current["info"]["status"] == "deployed":
-            # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
-            # then) so charts that print their revision stay idempotent; only a real change renders anew.
-            as_then = (current["version"], _was_install(current))
-            result = render(*as_then)
-            inp = from_render(result)
-            same = not differs(current, inp, lambda: probe(as_then))
-            if same:
-                rerolled = not same_content(current, record_of(inp))
-                inp = from_record(current, inp.crds)  # plan and keep exactly what is deployed
-        if not same:
-            result = render((history[-1]["version"] + 1) if history else 1, not installed)
-            inp = from_render(result)
+        inp, have = prepare(engine, request, progress)
     except RenderError as exc:
-        progress("render", "failed: %s" % exc)
         raise ModuleFailure(str(exc), {"progress": progress.lines}) from exc
-    note = ""
-    if same:
-        note = ": same content as revision %d" % current["version"]
-        if rerolled:
-            names = sorted(set(result.nondeterministic).union(*(p.nondeterministic for p in probed)))
-            note += " (only what %s generate differs)" % ", ".join(names)
-    progress("render", _rendered(result) + note)
-    have = result.chart.metadata.get("version")
     if want and want != have:
         raise ModuleFailure("chart_version %s requested but %s has version %s" % (want, chart_ref, have))
     return inp
@@ -224,29 +175,6 @@ def _local_chart(params):
             or ref.startswith("oci://") or not os.path.exists(ref)):
         return None, None
     return ref, params.get("chart_version") or None
-
-
-def _rendered(result):
-    meta = result.chart.metadata
-    return "chart %s-%s: %d object(s), %d hook(s)%s" % (
-        meta.get("name"), meta.get("version"), len(result.resources), len(result.hooks), ", %d CRD file(s)" % len(result.crds) if result.crds else "")
-
-
-def _was_install(release):
-    return release["version"] == 1 or (release["info"].get("description") or "").startswith("Install")
-
-
-def lookup_for(client):
-    """Helm's ``lookup`` against the live cluster (empty map when absent or unknown)."""
-    def lookup(api_version, kind, namespace, name):
-        try:
-            if name:
-                return client.get(api_version, kind, name, namespace or None) or {}
-            items = client.list(api_version, kind, namespace or None)
-            return {"apiVersion": api_version, "kind": kind + "List", "metadata": {}, "items": items}
-        except KubeError:
-            return {}
-    return lookup
 
 
 @redacted
@@ -264,7 +192,8 @@ def run_release(params, check_mode=False, diff=False):
 
 
 def _run_release(params, check_mode, diff, progress, warnings, absent, command):
-    from ..actions.operations import OperationError, ReleaseEngine
+    from ..actions.base import OperationError
+    from ..actions.operations import ReleaseEngine
 
     _validate_name(params["release_name"])
     try:
@@ -282,7 +211,7 @@ def _run_release(params, check_mode, diff, progress, warnings, absent, command):
             note_release(engine.history())
             opts = _options(params, check_mode, progress, purge=params.get("purge", True))
             return _result(engine.absent(opts), params, diff, client, warnings, progress)
-        inp = _render(params, engine, client, progress, warnings)
+        inp = _render(params, engine, progress, warnings)
         note_release(engine.history(), inp)
         crds = params.get("crds") or "install"
         opts = _options(params, check_mode, progress, create_namespace=params.get("create_namespace", False),
@@ -295,7 +224,8 @@ def _run_release(params, check_mode, diff, progress, warnings, absent, command):
 
 @redacted
 def run_rollback(params, check_mode=False, diff=False):
-    from ..actions.operations import OperationError, ReleaseEngine
+    from ..actions.base import OperationError
+    from ..actions.operations import ReleaseEngine
 
     progress = Progress()
     warnings = ignored_warnings(params)
@@ -315,7 +245,7 @@ def run_rollback(params, check_mode=False, diff=False):
 @redacted
 def run_release_test(params, check_mode=False):
     """``helm test``: run the release's tests, record the runs; check mode lists what would run."""
-    from ..actions.operations import OperationError, ReleaseEngine
+    from ..actions.base import OperationError, ReleaseContext
     from ..actions.report import release_status
     from ..actions.testing import TestFailed, run_tests
 
@@ -325,8 +255,8 @@ def run_release_test(params, check_mode=False):
     _validate_name(params["release_name"])
     timeout = parse_duration(params.get("timeout"))
     client = connect(params)
-    engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
-                           params.get("storage_driver") or "secret")
+    engine = ReleaseContext(client, params["release_name"], params["release_namespace"],
+                            params.get("storage_driver") or "secret")
     try:
         note_release(engine.history())
         rel, tests = run_tests(engine, params.get("filter") or (), timeout, params.get("logs", False), check_mode,
@@ -352,12 +282,12 @@ def _test_stdout(rel):
 @redacted
 def run_info(params):
     from ..actions.info import describe, list_releases
-    from ..actions.operations import OperationError, ReleaseEngine
+    from ..actions.base import OperationError, ReleaseContext
 
     warnings = ignored_warnings(params)
     client = connect(params)
-    engine = ReleaseEngine(client, params.get("release_name") or "", params["release_namespace"],
-                           params.get("storage_driver") or "secret")
+    engine = ReleaseContext(client, params.get("release_name") or "", params["release_namespace"],
+                            params.get("storage_driver") or "secret")
     try:
         if params.get("release_name"):
             status = describe(engine, params.get("revision"), params.get("get_all_values", False),

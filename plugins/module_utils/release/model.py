@@ -6,9 +6,19 @@ encoding/json writes with sorted keys, so those are sorted here before encoding.
 import base64
 import datetime
 
-STATUSES = ("unknown", "deployed", "uninstalled", "superseded", "failed", "uninstalling",
-            "pending-install", "pending-upgrade", "pending-rollback")
-PENDING = ("pending-install", "pending-upgrade", "pending-rollback")
+# A revision's ``info.status``, Helm's release.Status values.
+UNKNOWN = "unknown"
+DEPLOYED = "deployed"
+UNINSTALLED = "uninstalled"
+SUPERSEDED = "superseded"
+FAILED = "failed"
+UNINSTALLING = "uninstalling"
+PENDING_INSTALL = "pending-install"
+PENDING_UPGRADE = "pending-upgrade"
+PENDING_ROLLBACK = "pending-rollback"
+STATUSES = (UNKNOWN, DEPLOYED, UNINSTALLED, SUPERSEDED, FAILED, UNINSTALLING,
+            PENDING_INSTALL, PENDING_UPGRADE, PENDING_ROLLBACK)
+PENDING = (PENDING_INSTALL, PENDING_UPGRADE, PENDING_ROLLBACK)
 HOOK_EVENTS = ("pre-install", "post-install", "pre-delete", "post-delete", "pre-upgrade", "post-upgrade",
                "pre-rollback", "post-rollback", "test")
 ZERO_TIME = "0001-01-01T00:00:00Z"
@@ -111,11 +121,37 @@ def release_record(name, namespace, version, chart, config, manifest, hooks, sta
     return rel
 
 
+# Records stay plain dicts (Helm's JSON, as stored); these read the fields every action asks about.
+def status(release):
+    """The revision's ``info.status`` (one of STATUSES)."""
+    return release["info"]["status"]
+
+
+def description(release):
+    """``info.description``: what the last operation on this revision did (``Install complete``...)."""
+    return release["info"].get("description", "")
+
+
+def first_deployed(release, default=None):
+    """``info.first_deployed``: when the release was first installed (kept by upgrades and rollbacks)."""
+    return release["info"].get("first_deployed", default)
+
+
+def notes(release):
+    """``info.notes``, the rendered NOTES.txt ('' when the revision has none)."""
+    return (release.get("info") or {}).get("notes") or ""
+
+
 def set_status(release, status, description=None):
     release["info"]["status"] = status
     if description is not None:
         release["info"]["description"] = description
     return release
+
+
+def set_deleted(release, when):
+    """``info.deleted``: when an uninstall of this revision started."""
+    release["info"]["deleted"] = when
 
 
 def chart_label(release):

@@ -9,7 +9,7 @@ import time
 
 from ..kube.errors import ApiError
 from .codec import ReleaseDecodeError, decode_release, encode_release, go_json
-from .model import PENDING
+from .model import DEPLOYED, PENDING, status
 from ..errors import HelmlessError
 
 SYSTEM_LABELS = ("name", "owner", "status", "version", "createdAt", "modifiedAt")
@@ -49,7 +49,7 @@ class Storage:
     # ---- encoding ---------------------------------------------------------------------------
     def _labels(self, release, created):
         labels = {k: v for k, v in (release.get("_labels") or {}).items() if k not in SYSTEM_LABELS}
-        labels.update({"name": release["name"], "owner": "helm", "status": release["info"]["status"],
+        labels.update({"name": release["name"], "owner": "helm", "status": status(release),
                        "version": str(release["version"])})
         labels["createdAt" if created else "modifiedAt"] = str(int(time.time()))
         if not created and (release.get("_labels") or {}).get("createdAt"):
@@ -135,7 +135,7 @@ class Storage:
 
     @staticmethod
     def deployed(history):
-        deployed = [r for r in history if r["info"]["status"] == "deployed"]
+        deployed = [r for r in history if status(r) == DEPLOYED]
         return deployed[-1] if deployed else None
 
     # ---- writes -----------------------------------------------------------------------------
@@ -155,7 +155,7 @@ class Storage:
 
     def _settle(self, release):
         key = (release["name"], release["version"])
-        if release["info"]["status"] in PENDING:
+        if status(release) in PENDING:
             self.unsettled.add(key)
         else:
             self.unsettled.discard(key)
@@ -193,4 +193,4 @@ class Storage:
 
 
 def is_pending(release):
-    return release is not None and release["info"]["status"] in PENDING
+    return release is not None and status(release) in PENDING

@@ -1,7 +1,7 @@
 """helm test's filter (``--filter name=…`` / ``!name=…``) and which hooks it keeps, as Helm 4.3's ReleaseTesting."""
 import pytest
 
-from ansible_collections.helmless.core.plugins.module_utils.actions.operations import OperationError
+from ansible_collections.helmless.core.plugins.module_utils.actions.base import OperationError
 from ansible_collections.helmless.core.plugins.module_utils.actions.testing import parse_filters, select
 
 HOOKS = [{"name": n, "events": ["test"]} for n in ("a", "b", "c")] + [{"name": "pre", "events": ["pre-install"]}]

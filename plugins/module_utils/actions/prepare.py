@@ -1,0 +1,122 @@
+"""The render an install or upgrade plans from, as Helm's action.Install/Upgrade prepare it.
+
+Decides the values to render with (``reset_values``/``reuse_values``/``reset_then_reuse_values``), the
+revision and ``.Release.IsInstall`` to render as, and whether the render means the same as the deployed
+revision (sameness.py): then the deployed content itself is planned, so a chart that prints its revision
+or generates random values stays idempotent. Only release tasks that install or upgrade import this
+module (and so the renderer); the other actions work on stored records.
+"""
+import copy
+from dataclasses import dataclass
+
+from ..goyaml import merge_maps
+from ..kube.errors import KubeError
+from ..release.model import DEPLOYED, UNINSTALLED, description, status
+from ..render import RenderError, merge_user_values, render_release
+from .inputs import from_record, from_render
+from .sameness import differs, record_of, same_content
+
+
+@dataclass
+class RenderRequest:
+    """What to render: a chart on disk, the release, the user-supplied values and the render options."""
+    chart: str
+    name: str
+    namespace: str
+    values: dict
+    values_files: tuple = ()
+    set_values: tuple = ()
+    reset_values: bool = True
+    reuse_values: bool = False
+    reset_then_reuse_values: bool = False
+    post_renderer: object = None
+    enable_plugins: bool = False
+    skip_schema_validation: bool = False
+
+
+def prepare(engine, request, progress):
+    """Render ``request`` with the cluster's capabilities and ``lookup`` for release ``engine.name``.
+
+    Returns ``(ReleaseInput, version of the chart rendered)``; a RenderError is reported to ``progress``
+    and raised.
+    """
+    client = engine.client
+    history = engine.history()
+    deployed = [r for r in history if status(r) == DEPLOYED]
+    current = deployed[-1] if deployed else (history[-1] if history else None)
+    installed = current is not None and status(current) != UNINSTALLED
+    try:
+        config = merge_user_values(request.values, request.values_files, request.set_values)
+        # Helm's precedence: reset_values wins, then reuse_values, then reset_then_reuse_values.
+        reuse = not request.reset_values and (request.reuse_values or request.reset_then_reuse_values)
+        if installed and reuse:
+            config = merge_maps(copy.deepcopy(current.get("config") or {}), config)
+        version = client.server_version()
+
+        def render(revision, is_install, vary=False):
+            return render_release(
+                request.chart, name=request.name, namespace=request.namespace, values=config,
+                revision=revision, is_install=is_install, is_upgrade=not is_install,
+                kube_version=version.get("gitVersion"), api_versions=client.discovery.api_versions(),
+                lookup=None if vary else lookup_for(client), post_renderer=request.post_renderer,
+                enable_plugins=request.enable_plugins, skip_schema_validation=request.skip_schema_validation,
+                vary=vary)
+
+        probed = []
+
+        def probe(as_then):
+            try:
+                probed.append(from_render(render(*as_then, vary=True)))
+            except RenderError:
+                return None
+            return probed[-1]
+
+        same = rerolled = False
+        if installed and current is history[-1] and status(current) == DEPLOYED:
+            # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
+            # then) so charts that print their revision stay idempotent; only a real change renders anew.
+            as_then = (current["version"], was_install(current))
+            result = render(*as_then)
+            inp = from_render(result)
+            same = not differs(current, inp, lambda: probe(as_then))
+            if same:
+                rerolled = not same_content(current, record_of(inp))
+                inp = from_record(current, inp.crds)  # plan and keep exactly what is deployed
+        if not same:
+            result = render((history[-1]["version"] + 1) if history else 1, not installed)
+            inp = from_render(result)
+    except RenderError as exc:
+        progress("render", "failed: %s" % exc)
+        raise
+    note = ""
+    if same:
+        note = ": same content as revision %d" % current["version"]
+        if rerolled:
+            names = sorted(set(result.nondeterministic).union(*(p.nondeterministic for p in probed)))
+            note += " (only what %s generate differs)" % ", ".join(names)
+    progress("render", _rendered(result) + note)
+    return inp, result.chart.metadata.get("version")
+
+
+def _rendered(result):
+    meta = result.chart.metadata
+    return "chart %s-%s: %d object(s), %d hook(s)%s" % (
+        meta.get("name"), meta.get("version"), len(result.resources), len(result.hooks), ", %d CRD file(s)" % len(result.crds) if result.crds else "")
+
+
+def was_install(release):
+    """Whether revision ``release`` was rendered as an install (``.Release.IsInstall``)."""
+    return release["version"] == 1 or (description(release) or "").startswith("Install")
+
+
+def lookup_for(client):
+    """Helm's ``lookup`` against the live cluster (empty map when absent or unknown)."""
+    def lookup(api_version, kind, namespace, name):
+        try:
+            if name:
+                return client.get(api_version, kind, name, namespace or None) or {}
+            items = client.list(api_version, kind, namespace or None)
+            return {"apiVersion": api_version, "kind": kind + "List", "metadata": {}, "items": items}
+        except KubeError:
+            return {}
+    return lookup

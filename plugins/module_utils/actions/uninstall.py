@@ -1,0 +1,83 @@
+"""Uninstall, as Helm's action.Uninstall: delete hooks, objects and (with ``purge``) the history."""
+from ..kube.errors import KubeError
+from ..plan.manifest import ManifestError, parse_manifest
+from ..plan.planner import uninstall_plan
+from ..release.model import DEPLOYED, FAILED, SUPERSEDED, UNINSTALLED, UNINSTALLING, now, set_deleted, set_status, status
+from .base import Moved, OperationError
+from .executor import ExecuteError, apply_changes, wait_gone
+from .hooks import HookError, HookRunner, hooks_for
+from .progress import plan_summary
+from .report import Outcome
+
+
+def uninstall(engine, opts):
+    """Uninstall release ``engine.name``: plan the deletions; unless check mode, run them under the lease."""
+    history = engine.history()
+    outcome = Outcome("uninstall", opts.check_mode)
+    if not history:
+        outcome.changed = False
+        return outcome
+    last = history[-1]
+    if status(last) == UNINSTALLED:
+        outcome.changed = opts.purge
+        outcome.release = last
+        if opts.purge and not opts.check_mode:
+            for rel in history:
+                engine.storage.delete(engine.name, rel["version"])
+        return outcome
+    try:
+        engine.pending(last)
+    except Moved:
+        return engine.replan(lambda: uninstall(engine, opts), last)
+    try:
+        previous = parse_manifest(last.get("manifest") or "")
+    except ManifestError as exc:
+        raise OperationError(str(exc)) from exc
+    plan = uninstall_plan(engine.client, engine.name, engine.namespace, previous)
+    outcome.plan(plan, hooks=[] if opts.disable_hook else
+                 [h["name"] for e in ("pre-delete", "post-delete") for h in hooks_for(last, e)])
+    outcome.changed = True
+    outcome.release = last
+    opts.progress("plan", "uninstall: %s" % plan_summary(plan.changes))
+    if opts.check_mode:
+        opts.progress("result", "check mode: release would be uninstalled; nothing was written")
+        return outcome
+
+    def run():
+        uninstall_records(engine, opts, last, plan)
+        return outcome
+    return engine.locked(opts, last, run, lambda: uninstall(engine, opts))
+
+
+def uninstall_records(engine, opts, last, plan=None):
+    """Uninstall revision ``last`` (the lease held): hooks, deletions, then its record (also after a failed install)."""
+    if plan is None:
+        plan = uninstall_plan(engine.client, engine.name, engine.namespace, parse_manifest(last.get("manifest") or ""))
+    set_deleted(last, now())
+    set_status(last, UNINSTALLING, "Deletion in progress (or silently failed)")
+    engine.storage.update(last)
+    runner = HookRunner(engine.client, engine.namespace, engine.storage.update, opts.timeout, opts.progress)
+    try:
+        if not opts.disable_hook:
+            runner.run(last, "pre-delete")
+        apply_changes(engine.client, plan.changes, progress=opts.progress)
+        if opts.wait != "hookOnly":
+            wait_gone(engine.client, plan.changes, opts.timeout, opts.progress)
+        if not opts.disable_hook:
+            runner.run(last, "post-delete")
+    except (HookError, ExecuteError, KubeError) as exc:
+        set_status(last, FAILED, "uninstallation completed with 1 error(s): %s" % exc)
+        engine.storage.update(last)
+        raise OperationError("failed to delete release: %s: %s" % (engine.name, exc)) from exc
+    if opts.purge:
+        for rel in engine.storage.history(engine.name, refresh=True):
+            engine.storage.delete(engine.name, rel["version"])
+        opts.progress("result", "uninstalled; history deleted")
+        return
+    for rel in engine.storage.history(engine.name, refresh=True):
+        if rel["version"] != last["version"] and status(rel) == DEPLOYED:
+            set_status(rel, SUPERSEDED)
+            engine.storage.update(rel)
+    set_status(last, UNINSTALLED, "Uninstallation complete")
+    engine.storage.update(last)
+    opts.progress("result", "uninstalled; history kept")

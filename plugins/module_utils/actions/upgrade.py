@@ -1,0 +1,238 @@
+"""Install or upgrade (``release_state: present``), as Helm's action.Install and action.Upgrade.
+
+The release is installed when no revision can be upgraded, else upgraded from the deployed revision (or
+a failed, superseded or interrupted last one); a ReleaseInput that changes nothing writes nothing.
+Statuses, descriptions and revision bookkeeping follow Helm's pkg/action so `helm` reads our records.
+"""
+import re
+
+from ..kube.errors import ApiError, KubeError
+from ..plan.manifest import ManifestError, parse_manifest
+from ..plan.planner import Change, Plan, PlanError, assigned_marked
+from ..release.model import (DEPLOYED, FAILED, PENDING_INSTALL, PENDING_UPGRADE, SUPERSEDED, first_deployed, now,
+                             release_record, set_status, status)
+from ..release.storage import SYSTEM_LABELS, Storage, StorageError
+from .base import Moved, OperationError, Options, apply_method, custom_labels
+from .executor import ExecuteError, apply_changes, install_crds, wait_for
+from .hooks import HookError, HookRunner, hooks_for
+from .progress import plan_summary
+from .rollback import rollback_locked
+from .sameness import differs
+from .report import Outcome
+from .uninstall import uninstall_records
+
+_LABEL = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
+_PREFIX = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+
+
+def install_or_upgrade(engine, inp, opts):
+    """Install or upgrade release ``engine.name`` to ReleaseInput ``inp``: plan; unless check mode, execute."""
+    history = engine.history()
+    last = history[-1] if history else None
+    try:
+        recover = engine.pending(last)
+    except Moved:
+        return engine.replan(lambda: install_or_upgrade(engine, inp, opts), last)
+    deployed = Storage.deployed(history)
+    current = deployed
+    if current is None and last is not None and (status(last) in (FAILED, SUPERSEDED) or recover):
+        current = last
+    install = current is None
+    labels = release_labels(None if install else current, opts.labels)  # refused before any write
+    version = last["version"] + 1 if last else 1
+    try:
+        target = parse_manifest(inp.manifest)
+        previous = parse_manifest(current["manifest"]) if current and current.get("manifest") else []
+    except ManifestError as exc:
+        raise OperationError(str(exc)) from exc
+    outcome = Outcome("install" if install else "upgrade", opts.check_mode)
+    plan = Plan(opts.strategy)
+    if install and not engine.namespace_exists():
+        if not opts.create_namespace:
+            raise OperationError('create: failed to create: namespaces "%s" not found' % engine.namespace)
+        plan.namespace_create = {"apiVersion": "v1", "kind": "Namespace",
+                                 "metadata": {"name": engine.namespace, "labels": {"name": engine.namespace}}}
+    method = apply_method(opts, None if install else last.get("apply_method"), install)
+    crd_changes, pending_kinds = _plan_crds(engine, inp, install, opts, method)
+    trusted = current is not None and status(current) == DEPLOYED and not recover
+    try:
+        planned = engine.planner(opts, method).plan(
+            previous, target, pending_kinds=pending_kinds, missing_is_drift=trusted,
+            new_namespaces=[engine.namespace] if plan.namespace_create else ())
+    except (PlanError, KubeError) as exc:
+        raise OperationError(str(exc), outcome) from exc
+    plan.changes, plan.crds = planned.changes, crd_changes
+    if opts.check_mode:
+        for change in crd_changes:
+            change.after = _dry_run_crd(engine, change)
+    changed = (install or recover or plan.changed or _differs(current, last, inp)
+               or last.get("apply_method", "csa") != method or custom_labels(current) != labels)
+    event = "install" if install else "upgrade"
+    outcome.plan(plan, hooks=[] if opts.disable_hook or not changed else
+                 [h["name"] for e in ("pre-", "post-") for h in hooks_for({"hooks": inp.hooks}, e + event)])
+    outcome.changed = changed
+    summary = plan_summary(plan.changes, plan.crds, plan.namespace_create)
+    opts.progress("plan", "%s: %s (%s, %s)" % (event, summary, opts.strategy, method))
+    if not changed:
+        opts.progress("result", "no change: revision %d stays %s" % (current["version"], status(current)))
+        outcome.release = current
+        return outcome
+    record = _new_record(engine, inp, version, current, install, method, labels)
+    try:
+        engine.storage.check_size(record)
+    except StorageError as exc:
+        raise OperationError(str(exc), outcome) from exc
+    if opts.check_mode:
+        outcome.release = record
+        set_status(outcome.release, DEPLOYED, "Install complete" if install else "Upgrade complete")
+        opts.progress("result", "check mode: revision %d would be deployed; nothing was written" % version)
+        return outcome
+    if plan.namespace_create:
+        try:
+            engine.client.create(plan.namespace_create)
+        except ApiError as exc:
+            if not exc.already_exists:
+                raise OperationError("create namespace %s: %s" % (engine.namespace, exc.message)) from exc
+        opts.progress("apply", "create Namespace/%s" % engine.namespace)
+
+    def run():
+        return _run(engine, inp, opts, plan, outcome, version, current, install, method, labels)
+    return engine.locked(opts, last, run, lambda: install_or_upgrade(engine, inp, opts), recover)
+
+
+def _new_record(engine, inp, version, current, install, method, labels):
+    """The new revision as it is first stored: ``pending-install`` or ``pending-upgrade``."""
+    stamp = now()
+    first = stamp if install or current is None else first_deployed(current, stamp)
+    rel = release_record(engine.name, engine.namespace, version, inp.chart, inp.config, inp.manifest,
+                         [dict(h, last_run={"phase": ""}) for h in inp.hooks],
+                         PENDING_INSTALL if install else PENDING_UPGRADE,
+                         "Initial install underway" if install else "Preparing upgrade", first, stamp,
+                         inp.notes, method)
+    rel["_labels"] = dict(labels)
+    return rel
+
+
+def _plan_crds(engine, inp, install, opts, method):
+    """CRDs of ``crds/`` to create (install) or apply (``crds: upgrade``), and the kinds they define."""
+    changes, kinds = [], {}
+    if opts.skip_crds or not inp.crds or not (install or opts.upgrade_crds):
+        return changes, kinds
+    for path, text in inp.crds:
+        try:
+            docs = parse_manifest(text)
+        except ManifestError as exc:
+            raise OperationError("%s: %s" % (path, exc)) from exc
+        for res in docs:
+            if res.kind != "CustomResourceDefinition":
+                continue
+            live = engine.client.get(res.api_version, res.kind, res.name)
+            spec = res.obj.get("spec") or {}
+            for ver in spec.get("versions") or [{"name": spec.get("version")}]:
+                gv = "%s/%s" % (spec.get("group"), ver.get("name"))
+                kinds[(gv, (spec.get("names") or {}).get("kind"))] = spec.get("scope") == "Namespaced"
+            if live is None:
+                changes.append(Change("apply" if method == "ssa" else "create", res, "", after=res.obj, crd=True))
+            elif opts.upgrade_crds:
+                changes.append(Change("apply", res, "", before=live, after=res.obj, crd=True))
+    return changes, kinds
+
+
+def _dry_run_crd(engine, change):
+    """Check mode's prediction of a CRD write (the real run reports the server's answer instead)."""
+    res = change.resource
+    try:
+        if change.action == "create":
+            answer = engine.client.create(res.obj, dry_run=True)
+        else:
+            answer = engine.client.patch(res.api_version, res.kind, res.name, None, res.obj, "apply",
+                                         dry_run=True, force=change.before is not None)
+    except ApiError as exc:
+        raise OperationError("failed to install CRD %s: %s" % (res.name, exc.message)) from exc
+    return assigned_marked(answer, res.obj) if change.before is None else answer
+
+
+def _run(engine, inp, opts, plan, outcome, version, current, install, method, labels):
+    event = "install" if install else "upgrade"
+    rel = _new_record(engine, inp, version, current, install, method, labels)
+    try:
+        install_crds(engine.client, plan.crds, progress=opts.progress)
+        engine.storage.create(rel, 0 if install else opts.history_max)
+    except (ExecuteError, StorageError, KubeError) as exc:
+        raise OperationError(str(exc), outcome) from exc
+    opts.progress("record", "revision %d %s" % (version, status(rel)))
+    outcome.release = rel
+    runner = HookRunner(engine.client, engine.namespace, engine.storage.update, opts.timeout, opts.progress)
+    try:
+        if not opts.disable_hook:
+            runner.run(rel, "pre-" + event)
+        apply_changes(engine.client, plan.changes, opts.force_conflicts, progress=opts.progress)
+        if opts.wait_mode() != "hookOnly":
+            wait_for(engine.client, plan.changes, opts.timeout, opts.progress, opts.wait_mode(), opts.wait_for_jobs)
+        if not opts.disable_hook:
+            runner.run(rel, "post-" + event)
+    except (HookError, ExecuteError, KubeError, ApiError) as exc:
+        return _fail(engine, rel, exc, opts, outcome, install, current, plan.changes)
+    if current is not None and status(current) == DEPLOYED:
+        set_status(current, SUPERSEDED)
+        engine.storage.update(current)
+    for old in engine.history():
+        if old["version"] < rel["version"] and status(old) == DEPLOYED:
+            set_status(old, SUPERSEDED)
+            engine.storage.update(old)
+    set_status(rel, DEPLOYED, opts.description or ("Install complete" if install else "Upgrade complete"))
+    engine.storage.update(rel)
+    opts.progress("result", "revision %d deployed" % version)
+    return outcome
+
+
+def _fail(engine, rel, exc, opts, outcome, install, current, changes=()):
+    """Record the failed revision; with ``atomic``, uninstall the failed install or roll back the upgrade."""
+    message = str(exc)
+    what = 'Release "%s" failed' % engine.name if install else 'Upgrade "%s" failed' % engine.name
+    set_status(rel, FAILED, "%s: %s" % (what, message))
+    engine.storage.update(rel)
+    opts.progress("result", "revision %d failed: %s" % (rel["version"], message))
+    if not install:
+        message = engine.cleanup_created(changes, opts, message)
+    if opts.atomic and install:
+        opts.progress("atomic", "uninstalling the failed install")
+        uninstall_records(engine, Options(purge=True, timeout=opts.timeout, disable_hook=True, progress=opts.progress),
+                          rel)
+        raise OperationError("release %s failed, and has been uninstalled due to rollback-on-failure being "
+                             "set: %s" % (engine.name, message), outcome)
+    if opts.atomic and current is not None:
+        opts.progress("atomic", "rolling back to revision %d" % current["version"])
+        back = Options(strategy=opts.strategy, server_side=opts.server_side, timeout=opts.timeout,
+                       wait=opts.wait_mode(), wait_for_jobs=opts.wait_for_jobs, history_max=opts.history_max,
+                       progress=opts.progress)
+        rollback_locked(engine, current["version"], back, Outcome("rollback", False))
+        raise OperationError("release %s failed, and has been rolled back due to rollback-on-failure being "
+                             "set: %s" % (engine.name, message), outcome)
+    raise OperationError("%s: %s" % (what, message), outcome)
+
+
+def release_labels(current, labels):
+    """Labels of a new revision: ``labels`` merged over ``current``'s, ``"null"`` deleting (mergeCustomLabels)."""
+    out = custom_labels(current)
+    for key, value in (labels or {}).items():
+        if key in SYSTEM_LABELS:
+            raise OperationError("user supplied labels contains system reserved label name. System labels: [%s]"
+                                 % " ".join(SYSTEM_LABELS))
+        value = "" if value is None else str(value)
+        prefix, name = key.rpartition("/")[::2]
+        good_prefix = not prefix or (_PREFIX.match(prefix) and len(prefix) <= 253)
+        if not (_LABEL.match(name) and len(name) <= 63 and good_prefix):
+            raise OperationError('invalid release label name "%s": a qualified name ([prefix/]name, name at most 63 '
+                                 'alphanumerics, "-", "_" or ".", starting and ending alphanumeric)' % key)
+        if value != "null" and value and not (_LABEL.match(value) and len(value) <= 63):
+            raise OperationError('invalid value "%s" of release label "%s": at most 63 alphanumerics, "-", "_" or '
+                                 '".", starting and ending alphanumeric' % (value, key))
+        out[key] = value
+    return {k: v for k, v in out.items() if v != "null"}
+
+
+def _differs(current, last, inp):
+    if current is None or last is None or last is not current or status(current) != DEPLOYED:
+        return True
+    return differs(current, inp)
