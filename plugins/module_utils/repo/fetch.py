@@ -73,12 +73,16 @@ def request(href, access=None, headers=None):
     if scheme not in ("http", "https"):
         raise RepoError('could not find protocol handler for: %s (only http, https, oci and local charts are '
                         'supported)' % scheme)
-    req = urllib.request.Request(href, headers={"User-Agent": USER_AGENT})
+    target, userinfo = _without_userinfo(href)
+    req = urllib.request.Request(target, headers={"User-Agent": USER_AGENT})
     for key, value in (headers or {}).items():
         req.add_header(key, value)
-    if access.sends_credentials_to(href) and "Authorization" not in (headers or {}):
-        token = base64.b64encode(("%s:%s" % (access.username, access.password)).encode("utf-8")).decode("ascii")
-        req.add_header("Authorization", "Basic " + token)
+    if "Authorization" not in (headers or {}):
+        if access.sends_credentials_to(href):
+            req.add_header("Authorization", _basic(access.username, access.password))
+        elif userinfo is not None:  # Go's http.Client sends a URL's user:password as Basic auth
+            user, _, password = userinfo.partition(":")
+            req.add_header("Authorization", _basic(urllib.parse.unquote(user), urllib.parse.unquote(password)))
     handlers = [_Redirects()]
     if scheme == "https":
         try:
@@ -99,6 +103,19 @@ def request(href, access=None, headers=None):
     if len(data) > MAX_SIZE:
         raise RepoError("%s is larger than %d bytes" % (href, MAX_SIZE))
     return status, data, reply
+
+
+def _without_userinfo(href):
+    """``(href without user:password@, the userinfo or None)``: urllib would take the userinfo for the host."""
+    parts = urllib.parse.urlsplit(href)
+    userinfo, at, host = parts.netloc.rpartition("@")
+    if not at:
+        return href, None
+    return urllib.parse.urlunsplit(parts._replace(netloc=host)), userinfo
+
+
+def _basic(username, password):
+    return "Basic " + base64.b64encode(("%s:%s" % (username, password)).encode("utf-8")).decode("ascii")
 
 
 def get(href, access=None, accept=None):

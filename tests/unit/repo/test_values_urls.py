@@ -70,3 +70,22 @@ def test_values_urls_use_the_charts_credentials_and_tls_options(served, tmp_path
     assert untrusted["failed"] and url in untrusted["msg"] and "certificate" in untrusted["msg"], untrusted["msg"]
     assert not allowed.get("failed") and 'greeting: "from-url"' in allowed["stdout"], allowed
     assert not insecure.get("failed"), insecure
+
+
+def test_a_values_url_with_user_and_password_authenticates_as_helm_does(served, tmp_path, env):
+    from provkit import helm
+
+    chart = write_chart(tmp_path / "charts", "web", "1.0.0", templates=TEMPLATE)
+    server = Server(served, credentials=("ci", "s3 cr@t"))
+    try:
+        good = server.url.replace("://", "://ci:s3%20cr%40t@") + "/prod.yaml"
+        bad = server.url.replace("://", "://ci:wrong@") + "/prod.yaml"
+        theirs = [helm("template", "cm", str(chart), "-f", url, cwd=str(tmp_path)) for url in (good, bad)]
+        ours = [_template(env, tmp_path, values_files=[url]) for url in (good, bad)]
+    finally:
+        server.close()
+    assert theirs[0].returncode == 0 and not ours[0].get("failed"), (theirs[0].stderr, ours[0])
+    assert ours[0]["stdout"] == theirs[0].stdout
+    assert theirs[1].returncode == 1 and "401" in theirs[1].stderr
+    assert ours[1]["failed"] and "401" in ours[1]["msg"], ours[1]
+    assert "wrong" not in ours[1]["msg"] and "s3 cr@t" not in str(ours)  # the password is masked in the result
