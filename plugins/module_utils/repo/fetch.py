@@ -81,8 +81,8 @@ def request(href, access=None, headers=None):
         if access.sends_credentials_to(href):
             req.add_header("Authorization", _basic(access.username, access.password))
         elif userinfo is not None:  # Go's http.Client sends a URL's user:password as Basic auth
-            user, _, password = userinfo.partition(":")
-            req.add_header("Authorization", _basic(urllib.parse.unquote(user), urllib.parse.unquote(password)))
+            user = userinfo.partition(":")
+            req.add_header("Authorization", _basic(urllib.parse.unquote(user[0]), urllib.parse.unquote(user[2])))
     handlers = [_Redirects()]
     if scheme == "https":
         try:
