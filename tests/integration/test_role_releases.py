@@ -28,8 +28,11 @@ def _play(tmp_path, kubeconfig, releases, defaults, name):
     return path
 
 
-def _run(tmp_path, play, *args):
-    """Run through ansible-runner; returns {task name: [per-item results]} from its job events."""
+TASK = "Install or upgrade releases, each after the releases it needs; then uninstall, dependants first"
+
+
+def _run(tmp_path, play, *args, succeed=True):
+    """Run through ansible-runner; returns (the releases task's result, the run's whole output)."""
     import ansible_runner
 
     private = tmp_path / ("runner-%s" % os.urandom(3).hex())
@@ -39,18 +42,16 @@ def _run(tmp_path, play, *args):
         envvars={"ANSIBLE_COLLECTIONS_PATH": os.path.join(ROOT, ".build", "collections"),
                  "ANSIBLE_LOCALHOST_WARNING": "false"},
         extravars={"ansible_python_interpreter": sys.executable})
-    assert result.status == "successful", result.stdout.read()[-6000:]
-    results = {}
-    for event in result.events:
-        if event["event"] == "runner_item_on_ok":
-            data = event["event_data"]
-            results.setdefault(data["task"], []).append(data["res"])
-    return results
+    output = result.stdout.read()
+    assert (result.status == "successful") is succeed, output[-6000:]
+    found = [event["event_data"]["res"] for event in result.events
+             if event["event"] in ("runner_on_ok", "runner_on_failed") and event["event_data"]["task"] == TASK]
+    assert len(found) == 1, output[-6000:]
+    return found[0], output + "".join(repr(event) for event in result.events)
 
 
-def _released(results):
-    return [(r["item"]["name"], r.get("changed")) for r in
-            results["Install or upgrade releases, each after the releases it needs"] if "item" in r]
+def _released(task):
+    return [(r["release"].split("/", 1)[1], r.get("changed")) for r in task["results"]]
 
 
 def test_the_role_installs_in_needs_order_idempotently_and_previews_in_check_mode(tmp_path, kubeconfig,
@@ -66,24 +67,23 @@ def test_the_role_installs_in_needs_order_idempotently_and_previews_in_check_mod
     defaults = {"namespace": namespace, "state": "present", "create_namespace": True}
     play = _play(tmp_path, kubeconfig, releases, defaults, "deploy")
     try:
-        preview = _run(tmp_path, play, "--check")
+        preview = _run(tmp_path, play, "--check")[0]
         assert _released(preview) == [("db", True), ("api", True), ("frontend", True)]
         assert namespace not in [n.metadata.name for n in core.list_namespace().items]
 
-        first = _run(tmp_path, play)
+        first = _run(tmp_path, play)[0]
         assert _released(first) == [("db", True), ("api", True), ("frontend", True)]
         assert core.read_namespaced_config_map("frontend", namespace).data == {"greeting": "hi"}
 
-        again = _run(tmp_path, play)
+        again = _run(tmp_path, play)[0]
+        assert not again["changed"]
         assert _released(again) == [("db", False), ("api", False), ("frontend", False)]
 
         releases[0]["values"] = {"greeting": "hey"}
         releases[2]["state"] = "absent"
         releases[1]["needs"] = []
-        changed = _run(tmp_path, _play(tmp_path, kubeconfig, releases, defaults, "change"))
-        assert _released(changed) == [("api", False), ("frontend", True)]
-        removed = changed["Uninstall releases, dependants first"]
-        assert [(r["item"]["name"], r["changed"]) for r in removed] == [("db", True)]
+        changed = _run(tmp_path, _play(tmp_path, kubeconfig, releases, defaults, "change"))[0]
+        assert _released(changed) == [("api", False), ("frontend", True), ("db", True)]
         assert core.read_namespaced_config_map("frontend", namespace).data == {"greeting": "hey"}
         assert "db" not in [c.metadata.name for c in core.list_namespaced_config_map(namespace).items]
     finally:
@@ -114,16 +114,46 @@ def test_the_role_takes_charts_from_a_chart_repository_and_upgrades_on_a_new_cha
     releases = [{"name": "greeter", "chart": "greeter", "chart_repo_url": repo.url, "chart_version": "0.1.0"}]
     defaults = {"namespace": namespace, "state": "present", "create_namespace": True}
     try:
-        first = _run(tmp_path, _play(tmp_path, kubeconfig, releases, defaults, "v1"))
-        (installed,) = first["Install or upgrade releases, each after the releases it needs"]
+        (installed,) = _run(tmp_path, _play(tmp_path, kubeconfig, releases, defaults, "v1"))[0]["results"]
         assert installed["changed"] and installed["status"]["chart"] == "greeter-0.1.0"
         releases[0]["chart_version"] = "^0.2"
-        second = _run(tmp_path, _play(tmp_path, kubeconfig, releases, defaults, "v2"))
-        (upgraded,) = second["Install or upgrade releases, each after the releases it needs"]
+        (upgraded,) = _run(tmp_path, _play(tmp_path, kubeconfig, releases, defaults, "v2"))[0]["results"]
         assert upgraded["changed"] and upgraded["status"]["chart"] == "greeter-0.2.0"
         assert upgraded["status"]["revision"] == "2"
     finally:
         repo.close()
+        try:
+            core.delete_namespace(namespace)
+        except client.ApiException:
+            pass
+
+
+def test_a_failing_release_skips_the_releases_that_need_it_and_leaves_the_others_deployed(tmp_path, kubeconfig,
+                                                                                        kube_client):
+    from kubernetes import client
+
+    core = client.CoreV1Api(kube_client)
+    namespace = "role-" + os.urandom(3).hex()
+    chart = _chart(tmp_path / "chart", "greeter")
+    broken = _chart(tmp_path / "broken", "broken")
+    with open(os.path.join(broken, "templates", "cm.yaml"), "a") as handle:
+        handle.write("  bad: {{ fail \"the chart refuses\" }}\n")
+    password = "pw-%s-never-shown" % os.urandom(4).hex()
+    releases = [{"name": "db", "chart": broken},
+                {"name": "api", "chart": chart, "needs": ["db"]},
+                {"name": "cache", "chart": chart, "repo_username": "me", "repo_password": password}]
+    defaults = {"namespace": namespace, "state": "present", "create_namespace": True}
+    try:
+        task, output = _run(tmp_path, _play(tmp_path, kubeconfig, releases, defaults, "partial"), succeed=False)
+        db, api, cache = task["results"]
+        assert db["failed"] and "the chart refuses" in db["msg"]
+        assert api["skipped"] and "needs db" in api["msg"]
+        assert cache["changed"] and cache["status"]["status"] == "deployed"
+        assert "2 of 3 releases did not succeed" in task["msg"]
+        names = [c.metadata.name for c in core.list_namespaced_config_map(namespace).items]
+        assert "cache" in names and "api" not in names and "db" not in names
+        assert password not in output
+    finally:
         try:
             core.delete_namespace(namespace)
         except client.ApiException:

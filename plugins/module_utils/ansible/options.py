@@ -433,6 +433,26 @@ REGISTRY_AUTH = dict({
                    "description": ["Talk plain HTTP to the registry (C(helm registry login --plain-http))."]},
 }, **_unused_connection("host"))
 
+def _release_item():
+    """One release of helmless.core.releases: the release module's options, plus the role's ``chart`` and ``needs``."""
+    item = copy.deepcopy(RELEASE)
+    item["chart_ref"]["aliases"] = ["chart"]
+    item["needs"] = {"type": "list", "elements": "str", "default": [],
+                     "description": ["Names (or C(namespace/name)) of releases earlier in I(releases) this one needs: "
+                                     "installed or upgraded only when each of them succeeded (uninstalls do not wait on it)."]}
+    return item
+
+
+RELEASES = {
+    "releases": {
+        "type": "list", "elements": "dict", "required": True, "options": _release_item(),
+        "required_if": [("release_state", "present", ["chart_ref"])],
+        "mutually_exclusive": [("wait_timeout", "timeout"), ("force", "server_side"), ("force", "force_conflicts")],
+        "description": ["The releases, each with the options of M(helmless.core.release) (C(chart) is an alias of "
+                        "I(chart_ref)), run in this order; uninstalls are ordinary items with C(state=absent).",
+                        "A release that fails does not stop the others; the ones that I(needs) it are skipped."]},
+}
+
 IGNORED = ("binary_path", "replace")
 
 
