@@ -140,6 +140,7 @@ def measure(args, admin, bins):
                ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_HOST_KEY_CHECKING="false",
                HELM_CONFIG_HOME=os.path.join(work, "hc"), HELM_CACHE_HOME=os.path.join(work, "hcache"),
                HELM_DATA_HOME=os.path.join(work, "hd"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as a user's Python: our engine's .pyc files are kept
     total = args.hosts * args.releases
     times, cpu, spaces = {}, {}, []
     for who in ("ours", "kcore", "floor"):

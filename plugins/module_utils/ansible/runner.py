@@ -5,7 +5,6 @@ so they run the same from AnsibleModule, from tests and from benchmarks. The rel
 client are imported by the functions that use them: the template, repository, pull and registry_auth
 tasks import this module too and should not load them (module start-up is paid by every task).
 """
-import gc
 import os
 import re
 
@@ -15,6 +14,7 @@ from ..chart.capabilities import HELM_VERSION
 from .commands import (pull_command, registry_command, release_command, release_test_command, repository_command,
                        rollback_command, template_command)
 from ..errors import HelmlessError
+from ..gcpolicy import one_task_process
 from .options import IGNORED
 from .secrets import credentials, note_connection, note_release, redacted
 
@@ -325,7 +325,7 @@ def freeze_imports():
     A module process runs one task and exits; without this every collection of the older generations
     walks all imported objects again (~50 ms CPU of a no-op task).
     """
-    gc.freeze()
+    one_task_process()
 
 
 @redacted(keys=("command", "stderr"))

@@ -22,6 +22,7 @@ from ..gotemplate import ExecError, ParseError, TemplateSet
 from ..govalue.signature import go_signature
 from ..govalue.values import Int64
 from ..errors import HelmlessError
+from ..gcpolicy import after_render
 
 NO_VALUE = "<no value>"
 _WARN = re.compile(re.escape(WARN_START) + r"(.*)" + re.escape(WARN_END), re.S)
@@ -209,9 +210,7 @@ def paused_gc():
     cyclic garbage; the generation-2 passes over them were half the CPU time of a cold
     kube-prometheus-stack render. On leaving, the render's survivors are moved out of the
     youngest generation without a pass over them (that first pass took a third of a cached
-    kube-prometheus-stack render): into the permanent generation when the process froze its
-    imports (a module process, which exits after one task), else into the oldest one, whose
-    rare full collections still reclaim the cycles a render leaves.
+    kube-prometheus-stack render): see gcpolicy.after_render.
     """
     with _deep_lock:
         if _gc_state["paused"] == 0:
@@ -224,11 +223,7 @@ def paused_gc():
         with _deep_lock:
             _gc_state["paused"] -= 1
             if _gc_state["paused"] == 0:
-                if gc.get_freeze_count():
-                    gc.freeze()
-                else:
-                    gc.freeze()
-                    gc.unfreeze()
+                after_render()
                 if _gc_state["enabled"]:
                     gc.enable()
 
