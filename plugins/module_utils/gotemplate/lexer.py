@@ -5,16 +5,27 @@ The whole text is tokenized up front into :class:`Token` tuples ``(kind, val, po
 are not tokens: each token records whether spaces preceded it, which is all the parser
 needs from them.  A lexical error becomes a final ``ERROR`` token, as the
 Go lexer emits ``itemError`` and stops; the parser reports it when it gets there.
+
+Most actions are simple (``{{ .Values.x }}``, ``{{ end }}``, ``{{- include "x" . | nindent 4 }}``):
+one regular expression (``SIMPLE``) recognizes a whole such action at C speed, and it becomes one
+``ACTION`` token whose value is ``(recipe, base)``: the action's structure with positions relative
+to ``base`` (see ``_recipe``), which the parser turns into nodes directly (parser.py).  A chart
+repeats most of its actions, so recipes are kept by action text and a repeated action costs one
+dictionary lookup.  The SIMPLE language is a subset of what the token rules accept, tokenized the
+same way, so ``action_tokens`` gives the parser the ordinary tokens of any such action when it
+needs them.
 """
+import math
 import re
 from collections import namedtuple
 
-from ..govalue.strconv import go_quote
+from ..govalue.strconv import go_quote, parse_complex_literal, parse_float_literal, parse_int_literal
+from ..govalue.unquote import unquote_char
 
 # Token kinds, Go's itemType.
 (EOF, ERROR, TEXT, LEFT, RIGHT, SPACE, FIELD, IDENT, VAR, STRING, RAWSTRING, CHARCONST,
  NUMBER, COMPLEX, BOOL, DOT, NIL, PIPE, LPAREN, RPAREN, DECLARE, ASSIGN, CHAR, COMMENT,
- KEYWORD) = range(25)
+ ACTION, KEYWORD) = range(26)
 
 # Keyword tokens carry their word as value; their kind is KEYWORD + index.
 KEYWORDS = ("block", "break", "continue", "define", "else", "end", "if", "range", "template", "with")
@@ -44,24 +55,31 @@ def _u(ch):
     return s
 
 
-def lex(text, break_ok=True, continue_ok=True):
-    """Tokenize ``text``; returns the token list (ending with EOF or ERROR, repeated).
+def word_kinds(break_ok=True, continue_ok=True):
+    """{word: token kind} for keywords, booleans and nil; ``break_ok``/``continue_ok``: whether
+    those words are keywords (Go turns them into identifiers when the function map defines them)."""
+    if break_ok and continue_ok:
+        return _WORD_KIND
+    words = dict(_WORD_KIND)
+    if not break_ok:
+        del words["break"]
+    if not continue_ok:
+        del words["continue"]
+    return words
 
-    ``break_ok``/``continue_ok``: whether those words are keywords (Go turns them into
-    identifiers when the function map defines them)."""
+
+def lex(text, words=_WORD_KIND):
+    """Tokenize ``text`` with the keywords of ``words`` (see word_kinds); returns the token list
+    (ending with EOF or ERROR, repeated)."""
     toks = []
     append = toks.append
     n = len(text)
     pos = 0
-    words = _WORD_KIND
-    if not (break_ok and continue_ok):
-        words = dict(words)
-        if not break_ok:
-            del words["break"]
-        if not continue_ok:
-            del words["continue"]
+    find = text.find
+    simple = SIMPLE.match
+    recipes = _RECIPES
     while True:
-        i = text.find("{{", pos)
+        i = find("{{", pos)
         if i < 0:
             if pos < n:
                 append(_new(Token, (TEXT, text[pos:], pos, False)))
@@ -78,7 +96,7 @@ def lex(text, break_ok=True, continue_ok=True):
         if trim:
             j += 2
         if text.startswith("/*", j):
-            k = text.find("*/", j + 2)
+            k = find("*/", j + 2)
             if k < 0:
                 append(_new(Token, (ERROR, "unclosed comment", j, False)))
                 return _pad(toks)
@@ -94,10 +112,140 @@ def lex(text, break_ok=True, continue_ok=True):
                 append(_new(Token, (ERROR, "comment ends before closing delimiter", j, False)))
                 return _pad(toks)
             continue
+        k = find("}}", j) + 2
+        recipe = recipes.get(text[j:k])
+        if recipe is None:
+            m = simple(text, j)
+            recipe = None if m is None else _recipe(m, j)
+            if recipe is not None:
+                if j + recipe[1] + 2 == k:  # its text is the key: no string holds a "}}"
+                    if len(recipes) >= 65536:
+                        recipes.clear()
+                    recipes[text[j:k]] = recipe
+                append(_new(Token, (ACTION, (recipe, j), i, False)))
+                pos = m.end()
+                continue
+        else:
+            append(_new(Token, (ACTION, (recipe, j), i, False)))
+            pos = k
+            if recipe[2]:
+                while pos < n and text[pos] in _SPACE:
+                    pos += 1
+            continue
         append(_new(Token, (LEFT, "{{", i, False)))
         pos = _lex_action(text, j, append, words)
         if pos < 0:
             return _pad(toks)
+
+
+def action_tokens(text, left, words):
+    """The ordinary tokens (LEFT to RIGHT) of the SIMPLE action whose ``{{`` is at ``left``."""
+    j = left + 2
+    if text[j] == "-" and text[j + 1] in _SPACE:
+        j += 2
+    toks = [_new(Token, (LEFT, "{{", left, False))]
+    _lex_action(text, j, toks.append, words)
+    return toks
+
+
+def _unquote_simple(quoted):
+    """strconv.Unquote of a SIMPLE action's string (no escapes) or raw string."""
+    if quoted[0] == "`":
+        return quoted[1:-1].replace("\r", "")
+    return quoted[1:-1]
+
+
+def right_pos(tok):
+    """The position of the ``}}`` of an ACTION token (that of the RIGHT token it stands for)."""
+    recipe, base = tok.val
+    return base + recipe[1]
+
+
+# Recipe heads and operand kinds.
+(R_PIPE, R_END, R_ELSE, R_IF, R_WITH, R_RANGE, R_TEMPLATE, R_DEFINE) = range(8)
+_HEADS = {"end": R_END, "else": R_ELSE, "if": R_IF, "with": R_WITH, "range": R_RANGE}
+(O_FIELD, O_DOT, O_VAR, O_WORD, O_STRING, O_NUMBER, O_PIPE) = range(7)
+_OPERAND_KIND = {2: O_FIELD, 3: O_DOT, 4: O_VAR, 5: O_VAR, 6: O_WORD, 7: O_STRING, 8: O_NUMBER, 9: O_PIPE}
+_RECIPES = {}
+
+
+def _recipe(m, base):
+    """The SIMPLE match ``m`` as ``(head, right, trim, name, name_pos, pipe)``, positions relative to ``base``;
+    None for an action the token rules reject whatever the functions and variables are (a missing
+    pipeline, two variables outside range, a literal after a "|").
+
+    ``right``: the ``}}``; ``trim``: whether it is ``-}}``; ``name``: a template's or define's name
+    (unquoted) at ``name_pos``; ``pipe``: None or ``(pos, declared, is_assign, commands)``, ``declared``
+    ``((pos, "$x"), ...)`` and a command ``(pos, operands)``, an operand ``(kind, pos, value, extra)``:
+    O_FIELD (``value`` the ident tuple, ``pos`` at its first chained field as Go places it), O_DOT,
+    O_VAR (``value`` the ident tuple, ``extra`` the variable's name), O_WORD (the word: the
+    parser knows the function names), O_STRING (``value`` quoted, ``extra`` unquoted), O_NUMBER,
+    O_PIPE (``value`` a parenthesized pipeline, ``pos`` its own)."""
+    text = m.string
+    close = m.start("close")
+    trim = text[close] == "-"
+    right = close + 1 - base if trim else close - base
+    head = _HEADS.get(m.group("kw") or m.group("ctl"), R_PIPE)
+    name = name_pos = None
+    if m.start("define") >= 0:
+        head = R_DEFINE
+        name = _unquote_simple(m.group("define"))
+    elif m.start("name") >= 0:
+        head = R_TEMPLATE
+        name = _unquote_simple(m.group("name"))
+        name_pos = m.start("name") - base
+    start = m.start("cmds")
+    v1 = m.start("v1")
+    if start < 0:
+        if v1 >= 0 or head == R_PIPE or R_IF <= head <= R_RANGE:
+            return None
+        return (head, right, trim, name, name_pos, None)
+    declared = ()
+    if v1 >= 0:
+        declared = ((v1 - base, m.group("v1")),)
+        if m.start("v2") >= 0:
+            if head != R_RANGE:
+                return None
+            declared += ((m.start("v2") - base, m.group("v2")),)
+    cmds = []
+    ops = None
+    outer = []
+    for om in OPERAND.finditer(text, start, m.end("cmds")):
+        k = om.lastindex
+        if k == 10:
+            inner = (cmds[0][0], (), False, cmds)
+            cmds, ops = outer.pop()
+            ops.append((O_PIPE, inner[0], inner, None))
+            continue
+        pos, end = om.span(k)
+        first = pos
+        val = text[pos:end]
+        extra = None
+        kind = _OPERAND_KIND[k]
+        if kind == O_FIELD:
+            dot = val.find(".", 1)
+            if dot > 0:
+                pos += dot
+            val = tuple(val[1:].split("."))
+        elif kind == O_VAR:
+            first, vend = om.span(4)
+            extra = text[first:vend]
+            val = tuple(text[first:end].split("."))
+        elif kind == O_STRING:
+            extra = _unquote_simple(val)
+        if ops is None or om.start(1) >= 0:
+            if ops is not None and (kind in (O_DOT, O_STRING, O_NUMBER) or val in ("true", "false", "nil")):
+                return None  # Go's checkPipeline: "non executable command in pipeline stage"
+            ops = []
+            cmds.append((first - base, ops))
+        if kind == O_PIPE:
+            outer.append((cmds, ops))
+            cmds = []
+            ops = None
+        else:
+            ops.append((kind, pos - base, val, extra))
+    pipe = (v1 - base if v1 >= 0 else start - base, declared, m.start("assign") >= 0, cmds)
+    return (head, right, trim, name, name_pos, pipe)
 
 
 # One token inside an action, after the spaces before it.  A word, field or variable must
@@ -125,6 +273,39 @@ _KIND = {"string": STRING, "var": VAR, "rawstring": RAWSTRING, "charconst": CHAR
 _PUNCT = {"=": ASSIGN, "|": PIPE, "(": LPAREN, ")": RPAREN, ",": CHAR}
 _UNTERMINATED = {'"': "unterminated quoted string", "`": "unterminated raw quoted string",
                  "'": "unterminated character constant", ":": "expected :="}
+
+# SIMPLE: a whole action of ASCII fields, variables, words, strings without escapes, raw strings,
+# decimal integers and parenthesized pipelines (two deep, without declarations), up to its "}}" (and
+# the spaces a trim eats).  Every operand is followed by spaces, "|", ")" or the close, as Go's
+# atTerminator wants.  The regex only delimits; OPERAND then reads the operands, the parser checks
+# words and variables.
+_OP = r"""(?:(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*|"[^"\\\n]*"|`[^`]*`|0|[1-9][0-9]{0,17})"""
+
+
+def _pipe(op):
+    cmd = op + r"(?:[ \t\r\n]+" + op + ")*"
+    return cmd + r"(?:[ \t\r\n]*\|[ \t\r\n]*" + cmd + ")*"
+
+
+_OP1 = "(?:" + _OP + r"|\([ \t\r\n]*" + _pipe(_OP) + r"[ \t\r\n]*\))"
+_OP2 = "(?:" + _OP + r"|\([ \t\r\n]*" + _pipe(_OP1) + r"[ \t\r\n]*\))"
+_VAR = r"\$\w*"
+_KEYWORD_WORD = r"(?:block|break|continue|define|else|end|if|range|template|with)(?!\w)"
+SIMPLE = re.compile(r"""[ \t\r\n]*(?:
+      (?P<kw>end|else)
+    | define[ \t\r\n]+(?P<define>"[^"\\\n]*"|`[^`]*`)
+    | (?:(?P<ctl>if|with|range)[ \t\r\n]+
+       | template[ \t\r\n]+(?P<name>"[^"\\\n]*"|`[^`]*`)(?:[ \t\r\n]+|(?=\}\}))
+       | (?!""" + _KEYWORD_WORD + r"""))
+      (?:(?P<v1>""" + _VAR + r""")(?:[ \t\r\n]*,[ \t\r\n]*(?P<v2>""" + _VAR + r"""))?
+         (?:[ \t\r\n]+(?P<assign>=)|[ \t\r\n]*:=)[ \t\r\n]*)?
+      (?P<cmds>""" + _pipe(_OP2) + r""")?
+    )[ \t\r\n]*(?P<close>\}\}|(?<=[ \t\r\n])-\}\}[ \t\r\n]*)""", re.X | re.A)
+# One operand of a SIMPLE action's commands, or a paren; the last group that matched names its kind
+# (2 a field chain, 3 ".", 4 a variable, 5 a variable with fields, 6 a word, 7 a string, 8 a number,
+# 9 "(", 10 ")"), group 1 the "|" that starts a new command.
+OPERAND = re.compile(r"""[ \t\r\n]*(\|)?[ \t\r\n]*(?:((?:\.[A-Za-z_]\w*)+)|(\.)|(\$\w*)((?:\.[A-Za-z_]\w*)+)?
+    |([A-Za-z_]\w*)|("[^"\\\n]*"|`[^`]*`)|([0-9]+)|(\()|(\)))""", re.X | re.A)
 
 
 def _lex_action(text, pos, append, words):
@@ -254,6 +435,78 @@ def _scan_number(text, pos):
     if pos < n and _is_alnum(text[pos]):
         return -(pos + 1) - 1
     return pos
+
+
+_NUMBERS = {}  # number literal -> its fields: charts repeat a few literals (nindent 4) many times
+
+
+def number_fields(text, typ):
+    """Go's newNumber for a NUMBER, COMPLEX or CHARCONST literal: ``(is_int, is_uint, is_float,
+    is_complex, int_val, float_val, complex_val)``, every interpretation it admits; a literal Go
+    refuses raises ValueError with Go's message."""
+    if typ == NUMBER:
+        known = _NUMBERS.get(text)
+        if known is None:
+            known = _number_fields(text, typ)
+            if len(_NUMBERS) >= 4096:
+                _NUMBERS.clear()
+            _NUMBERS[text] = known
+        return known
+    return _number_fields(text, typ)
+
+
+def _number_fields(text, typ):
+    is_int = is_uint = is_float = False
+    int_val = 0
+    float_val = 0.0
+    if typ == CHARCONST:
+        r, tail = unquote_char(text[1:], "'")
+        if tail != "'":
+            raise ValueError("malformed character constant: %s" % text)
+        return True, True, True, False, r, float(r), 0j
+    if typ == COMPLEX or text.endswith("i"):
+        c = parse_complex_literal(text)
+        if c is None:
+            if typ == COMPLEX:
+                raise ValueError("expected integer")
+        else:
+            # A complex constant with zero imaginary part is also a float (and maybe an int).
+            if c.imag == 0:
+                if float(int(c.real)) == c.real:
+                    return True, False, True, True, int(c.real), c.real, c
+                return False, False, True, True, 0, c.real, c
+            return False, False, False, True, 0, 0.0, c
+    u = parse_int_literal(text, unsigned=True)
+    if u is not None:
+        is_uint = True
+        int_val = u
+    i = parse_int_literal(text, unsigned=False)
+    if i is not None:
+        is_int = True
+        int_val = i
+        if i == 0:
+            is_uint = True
+    if is_int or is_uint:
+        is_float = True
+        float_val = float(int_val)
+    else:
+        f = parse_float_literal(text)
+        if f is not None:
+            if not any(ch in text for ch in ".eEpP"):
+                raise ValueError("integer overflow: %s" % go_quote(text))
+            is_float = True
+            float_val = f
+            if math.isfinite(f) and float(int(f)) == f:
+                iv = int(f)
+                if -(1 << 63) <= iv < (1 << 63):
+                    is_int = True
+                    int_val = iv
+                elif 0 <= iv < (1 << 64):
+                    is_uint = True
+                    int_val = iv
+    if not (is_int or is_uint or is_float):
+        raise ValueError("illegal number syntax: %s" % go_quote(text))
+    return is_int, is_uint, is_float, False, int_val, float_val, 0j
 
 
 def token_str(tok):
