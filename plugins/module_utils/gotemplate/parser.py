@@ -194,13 +194,25 @@ class Parser(object):
         """itemList: ``textOrAction*``, up to an ``{{end}}`` or ``{{else}}``.
 
         Returns the list and that ``_End`` marker; EOF first is an error."""
+        toks = self.toks
         lst = ListNode(self.peek().pos)
-        while self.peek().kind != EOF:
+        nodes = lst.nodes
+        while True:
+            i = self.i
+            tok = toks[i]
+            if tok.kind == TEXT:  # text_or_action's first case, inline: half the items are text
+                self.i = i + 1
+                if i > self.hi:
+                    self.hi = i
+                nodes.append(TextNode(tok.pos, tok.val))
+                continue
+            if tok.kind == EOF:
+                self.peek()
+                self.errorf("unexpected EOF")
             n = self.text_or_action()
-            if isinstance(n, _End):
+            if n.__class__ is _End:
                 return lst, n
-            lst.nodes.append(n)
-        self.errorf("unexpected EOF")
+            nodes.append(n)
 
     def text_or_action(self):
         """textOrAction: ``text | action`` (comments never reach the parser: the lexer drops them)."""
@@ -215,13 +227,9 @@ class Parser(object):
                 self.action_pos = -1
         if tok.kind == ACTION:
             self.action_pos = tok.pos
-            scope = self.scope
-            marks = len(scope.names), len(scope.bound)
             try:
                 return self.simple_action(tok)
             except _Fallback:
-                del scope.names[marks[0]:]
-                del scope.bound[marks[1]:]
                 k = self.i - 1
                 self.toks[k:k + 1] = L.action_tokens(self.text, tok.pos, self.words)
                 self.i = k + 1
@@ -473,12 +481,24 @@ class Parser(object):
                 pipe.decl.append(VariableNode(base + vpos, name))
                 names.append(name)
             pipe.is_assign = is_assign
+            try:
+                self.simple_commands(pipe.cmds, commands, base, names)
+            except _Fallback:
+                del names[len(names) - len(declared):]
+                raise
+            self.bind(pipe, context)
+        else:
+            self.simple_commands(pipe.cmds, commands, base, names)
+        return pipe
+
+    def simple_commands(self, cmds, commands, base, names):
+        """The commands of a recipe's pipeline (see simple_pipeline) into ``cmds``."""
         funcs = self.funcs
         words = self.words
-        cmds = pipe.cmds
         for cpos, ops in commands:
-            cmd = CommandNode(base + cpos)
-            args = cmd.args
+            cmd = _new(CommandNode)
+            cmd.pos = base + cpos
+            cmd.args = args = []
             for kind, pos, val, extra in ops:
                 if kind == O_FIELD:
                     node = _new(FieldNode)
@@ -517,8 +537,6 @@ class Parser(object):
                 node.pos = base + pos
                 args.append(node)
             cmds.append(cmd)
-        self.bind(pipe, context)
-        return pipe
 
     def check_pipeline(self, pipe, context):
         """Go's checkPipeline: at least one command, and no literal after the first stage."""
