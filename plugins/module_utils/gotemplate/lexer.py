@@ -182,35 +182,35 @@ def _recipe(m, base):
     parser knows the function names), O_STRING (``value`` quoted, ``extra`` unquoted), O_NUMBER,
     O_PIPE (``value`` a parenthesized pipeline, ``pos`` its own)."""
     text = m.string
-    close = m.start("close")
+    close = m.start(_G_CLOSE)
     trim = text[close] == "-"
     right = close + 1 - base if trim else close - base
-    head = _HEADS.get(m.group("kw") or m.group("ctl"), R_PIPE)
+    head = _HEADS.get(m.group(_G_KW) or m.group(_G_CTL), R_PIPE)
     name = name_pos = None
-    if m.start("define") >= 0:
+    if m.start(_G_DEFINE) >= 0:
         head = R_DEFINE
-        name = _unquote_simple(m.group("define"))
-    elif m.start("name") >= 0:
+        name = _unquote_simple(m.group(_G_DEFINE))
+    elif m.start(_G_NAME) >= 0:
         head = R_TEMPLATE
-        name = _unquote_simple(m.group("name"))
-        name_pos = m.start("name") - base
-    start = m.start("cmds")
-    v1 = m.start("v1")
+        name = _unquote_simple(m.group(_G_NAME))
+        name_pos = m.start(_G_NAME) - base
+    start, stop = m.span(_G_CMDS)
+    v1 = m.start(_G_V1)
     if start < 0:
         if v1 >= 0 or head == R_PIPE or R_IF <= head <= R_RANGE:
             return None
         return (head, right, trim, name, name_pos, None)
     declared = ()
     if v1 >= 0:
-        declared = ((v1 - base, m.group("v1")),)
-        if m.start("v2") >= 0:
+        declared = ((v1 - base, m.group(_G_V1)),)
+        if m.start(_G_V2) >= 0:
             if head != R_RANGE:
                 return None
-            declared += ((m.start("v2") - base, m.group("v2")),)
+            declared += ((m.start(_G_V2) - base, m.group(_G_V2)),)
     cmds = []
     ops = None
     outer = []
-    for om in OPERAND.finditer(text, start, m.end("cmds")):
+    for om in OPERAND.finditer(text, start, stop):
         k = om.lastindex
         if k == 10:
             inner = (cmds[0][0], (), False, cmds)
@@ -219,20 +219,20 @@ def _recipe(m, base):
             continue
         pos, end = om.span(k)
         first = pos
-        val = text[pos:end]
-        extra = None
         kind = _OPERAND_KIND[k]
         if kind == O_FIELD:
-            dot = val.find(".", 1)
-            if dot > 0:
-                pos += dot
-            val = tuple(val[1:].split("."))
+            val = text[pos + 1:end].split(".")
+            if len(val) > 1:
+                pos += len(val[0]) + 1
+            val = tuple(val)
+            extra = None
         elif kind == O_VAR:
             first, vend = om.span(4)
             extra = text[first:vend]
             val = tuple(text[first:end].split("."))
-        elif kind == O_STRING:
-            extra = _unquote_simple(val)
+        else:
+            val = text[pos:end]
+            extra = _unquote_simple(val) if kind == O_STRING else None
         if ops is None or om.start(1) >= 0:
             if ops is not None and (kind in (O_DOT, O_STRING, O_NUMBER) or val in ("true", "false", "nil")):
                 return None  # Go's checkPipeline: "non executable command in pipeline stage"
@@ -244,7 +244,7 @@ def _recipe(m, base):
             ops = None
         else:
             ops.append((kind, pos - base, val, extra))
-    pipe = (v1 - base if v1 >= 0 else start - base, declared, m.start("assign") >= 0, cmds)
+    pipe = (v1 - base if v1 >= 0 else start - base, declared, m.start(_G_ASSIGN) >= 0, cmds)
     return (head, right, trim, name, name_pos, pipe)
 
 
@@ -275,8 +275,9 @@ _UNTERMINATED = {'"': "unterminated quoted string", "`": "unterminated raw quote
                  "'": "unterminated character constant", ":": "expected :="}
 
 # SIMPLE: a whole action of ASCII fields, variables, words, strings without escapes, raw strings,
-# decimal integers and parenthesized pipelines (two deep, without declarations), up to its "}}" (and
-# the spaces a trim eats).  Every operand is followed by spaces, "|", ")" or the close, as Go's
+# decimal integers and parenthesized pipelines (one deep, without declarations: deeper ones are
+# rare, and each level makes the regex several times longer to compile), up to its "}}" (and the
+# spaces a trim eats).  Every operand is followed by spaces, "|", ")" or the close, as Go's
 # atTerminator wants.  The regex only delimits; OPERAND then reads the operands, the parser checks
 # words and variables.
 _OP = r"""(?:(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*|"[^"\\\n]*"|`[^`]*`|0|[1-9][0-9]{0,17})"""
@@ -288,7 +289,6 @@ def _pipe(op):
 
 
 _OP1 = "(?:" + _OP + r"|\([ \t\r\n]*" + _pipe(_OP) + r"[ \t\r\n]*\))"
-_OP2 = "(?:" + _OP + r"|\([ \t\r\n]*" + _pipe(_OP1) + r"[ \t\r\n]*\))"
 _VAR = r"\$\w*"
 _KEYWORD_WORD = r"(?:block|break|continue|define|else|end|if|range|template|with)(?!\w)"
 SIMPLE = re.compile(r"""[ \t\r\n]*(?:
@@ -299,8 +299,10 @@ SIMPLE = re.compile(r"""[ \t\r\n]*(?:
        | (?!""" + _KEYWORD_WORD + r"""))
       (?:(?P<v1>""" + _VAR + r""")(?:[ \t\r\n]*,[ \t\r\n]*(?P<v2>""" + _VAR + r"""))?
          (?:[ \t\r\n]+(?P<assign>=)|[ \t\r\n]*:=)[ \t\r\n]*)?
-      (?P<cmds>""" + _pipe(_OP2) + r""")?
+      (?P<cmds>""" + _pipe(_OP1) + r""")?
     )[ \t\r\n]*(?P<close>\}\}|(?<=[ \t\r\n])-\}\}[ \t\r\n]*)""", re.X | re.A)
+(_G_KW, _G_DEFINE, _G_CTL, _G_NAME, _G_V1, _G_V2, _G_ASSIGN, _G_CMDS, _G_CLOSE) = (
+    SIMPLE.groupindex[g] for g in ("kw", "define", "ctl", "name", "v1", "v2", "assign", "cmds", "close"))
 # One operand of a SIMPLE action's commands, or a paren; the last group that matched names its kind
 # (2 a field chain, 3 ".", 4 a variable, 5 a variable with fields, 6 a word, 7 a string, 8 a number,
 # 9 "(", 10 ")"), group 1 the "|" that starts a new command.
