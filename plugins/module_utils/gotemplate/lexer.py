@@ -164,7 +164,8 @@ def right_pos(tok):
 # Recipe heads and operand kinds.
 (R_PIPE, R_END, R_ELSE, R_IF, R_WITH, R_RANGE, R_TEMPLATE, R_DEFINE) = range(8)
 _HEADS = {"end": R_END, "else": R_ELSE, "if": R_IF, "with": R_WITH, "range": R_RANGE}
-(O_FIELD, O_DOT, O_VAR, O_WORD, O_STRING, O_NUMBER, O_PIPE) = range(7)
+(O_FIELD, O_DOT, O_VAR, O_WORD, O_STRING, O_NUMBER, O_PIPE, O_BOOL, O_NIL) = range(9)
+_LITERAL_KINDS = (O_DOT, O_STRING, O_NUMBER, O_BOOL, O_NIL)
 _OPERAND_KIND = {2: O_FIELD, 3: O_DOT, 4: O_VAR, 5: O_VAR, 6: O_WORD, 7: O_STRING, 8: O_NUMBER, 9: O_PIPE}
 _RECIPES = {}
 
@@ -172,14 +173,15 @@ _RECIPES = {}
 def _recipe(m, base):
     """The SIMPLE match ``m`` as ``(head, right, trim, name, name_pos, pipe)``, positions relative to ``base``;
     None for an action the token rules reject whatever the functions and variables are (a missing
-    pipeline, two variables outside range, a literal after a "|").
+    pipeline, two variables outside range, a literal after a "|", a keyword as operand).
 
     ``right``: the ``}}``; ``trim``: whether it is ``-}}``; ``name``: a template's or define's name
     (unquoted) at ``name_pos``; ``pipe``: None or ``(pos, declared, is_assign, commands)``, ``declared``
     ``((pos, "$x"), ...)`` and a command ``(pos, operands)``, an operand ``(kind, pos, value, extra)``:
     O_FIELD (``value`` the ident tuple, ``pos`` at its first chained field as Go places it), O_DOT,
-    O_VAR (``value`` the ident tuple, ``extra`` the variable's name), O_WORD (the word: the
-    parser knows the function names), O_STRING (``value`` quoted, ``extra`` unquoted), O_NUMBER,
+    O_VAR (``value`` the ident tuple, ``extra`` the variable's name), O_WORD (an identifier, or
+    break/continue: the parser knows the function names), O_BOOL (``extra`` its value), O_NIL,
+    O_STRING (``value`` quoted, ``extra`` unquoted), O_NUMBER (``extra`` its number_fields),
     O_PIPE (``value`` a parenthesized pipeline, ``pos`` its own)."""
     text = m.string
     close = m.start(_G_CLOSE)
@@ -232,9 +234,22 @@ def _recipe(m, base):
             val = tuple(text[first:end].split("."))
         else:
             val = text[pos:end]
-            extra = _unquote_simple(val) if kind == O_STRING else None
+            extra = None
+            if kind == O_WORD:
+                wkind = _WORD_KIND.get(val)
+                if wkind == BOOL:
+                    kind = O_BOOL
+                    extra = val == "true"
+                elif wkind == NIL:
+                    kind = O_NIL
+                elif wkind is not None and val != "break" and val != "continue":
+                    return None  # a keyword as operand
+            elif kind == O_STRING:
+                extra = _unquote_simple(val)
+            elif kind == O_NUMBER:
+                extra = number_fields(val, NUMBER)
         if ops is None or om.start(1) >= 0:
-            if ops is not None and (kind in (O_DOT, O_STRING, O_NUMBER) or val in ("true", "false", "nil")):
+            if ops is not None and kind in _LITERAL_KINDS:
                 return None  # Go's checkPipeline: "non executable command in pipeline stage"
             ops = []
             cmds.append((first - base, ops))

@@ -16,7 +16,8 @@ from . import lexer as L
 from .errors import ParseError
 from .lexer import (ACTION, ASSIGN, BOOL, CHAR, CHARCONST, COMPLEX, DECLARE, DOT, EOF, ERROR, FIELD, IDENT,
                     K_BLOCK, K_BREAK, K_CONTINUE, K_DEFINE, K_ELSE, K_END, K_IF, K_RANGE, K_TEMPLATE,
-                    K_WITH, LEFT, LPAREN, NIL, NUMBER, O_DOT, O_FIELD, O_PIPE, O_STRING, O_VAR, O_WORD, PIPE,
+                    K_WITH, LEFT, LPAREN, NIL, NUMBER, O_BOOL, O_DOT, O_FIELD, O_NUMBER, O_PIPE, O_STRING,
+                    O_VAR, O_WORD, PIPE,
                     RAWSTRING, RIGHT, RPAREN, STRING, TEXT, VAR)
 from .nodes import (ActionNode, BoolNode, BreakNode, ChainNode, CommandNode, ContinueNode,
                     DotNode, FieldNode, IdentifierNode, IfNode, ListNode, NilNode, NumberNode,
@@ -494,7 +495,6 @@ class Parser(object):
     def simple_commands(self, cmds, commands, base, names):
         """The commands of a recipe's pipeline (see simple_pipeline) into ``cmds``."""
         funcs = self.funcs
-        words = self.words
         for cpos, ops in commands:
             cmd = _new(CommandNode)
             cmd.pos = base + cpos
@@ -504,20 +504,11 @@ class Parser(object):
                     node = _new(FieldNode)
                     node.ident = list(val)
                 elif kind == O_WORD:
-                    wkind = words.get(val, IDENT)
-                    if wkind == IDENT:
-                        if val not in funcs:
-                            raise _Fallback()
-                        self.idents.add(val)
-                        node = _new(IdentifierNode)
-                        node.ident = val
-                    elif wkind == BOOL:
-                        node = _new(BoolNode)
-                        node.value = val == "true"
-                    elif wkind == NIL:
-                        node = _new(NilNode)
-                    else:
+                    if val not in funcs:  # an unknown function, or break/continue as keyword
                         raise _Fallback()
+                    self.idents.add(val)
+                    node = _new(IdentifierNode)
+                    node.ident = val
                 elif kind == O_STRING:
                     node = _new(StringNode)
                     node.quoted = val
@@ -532,8 +523,16 @@ class Parser(object):
                     node.slot, node.elem = self.resolve(extra)
                 elif kind == O_PIPE:
                     node = self.simple_pipeline(val, base, "parenthesized pipeline")
+                elif kind == O_NUMBER:
+                    node = _new(NumberNode)
+                    node.text = val
+                    (node.is_int, node.is_uint, node.is_float, node.is_complex, node.int_val, node.float_val,
+                     node.complex_val) = extra
+                elif kind == O_BOOL:
+                    node = _new(BoolNode)
+                    node.value = extra
                 else:
-                    node = self.number(base + pos, val, NUMBER)
+                    node = _new(NilNode)
                 node.pos = base + pos
                 args.append(node)
             cmds.append(cmd)
