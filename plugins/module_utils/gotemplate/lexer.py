@@ -40,6 +40,7 @@ Token.__doc__ = """One lexeme: its kind, its text, its offset, and whether space
 _new = tuple.__new__
 
 _SPACE = " \t\r\n"
+_SPACES = re.compile("[ \t\r\n]*")
 
 
 def _is_alnum(ch):
@@ -78,6 +79,7 @@ def lex(text, words=_WORD_KIND):
     find = text.find
     simple = SIMPLE.match
     recipes = _RECIPES
+    spaces = _SPACES.match
     while True:
         i = find("{{", pos)
         if i < 0:
@@ -127,10 +129,7 @@ def lex(text, words=_WORD_KIND):
                 continue
         else:
             append(_new(Token, (ACTION, (recipe, j), i, False)))
-            pos = k
-            if recipe[2]:
-                while pos < n and text[pos] in _SPACE:
-                    pos += 1
+            pos = spaces(text, k).end() if recipe[2] else k
             continue
         append(_new(Token, (LEFT, "{{", i, False)))
         pos = _lex_action(text, j, append, words)

@@ -207,6 +207,14 @@ class Parser(object):
                     self.hi = i
                 nodes.append(TextNode(tok.pos, tok.val))
                 continue
+            if tok.kind == ACTION and tok.val[0][0] <= L.R_ELSE:  # {{end}} and {{else}}, inline
+                head = tok.val[0][0]
+                if head != L.R_PIPE:
+                    self.i = i + 1
+                    if i > self.hi:
+                        self.hi = i
+                    self.action_pos = -1
+                    return lst, _End(L.right_pos(tok), _END if head == L.R_END else _ELSE)
             if tok.kind == EOF:
                 self.peek()
                 self.errorf("unexpected EOF")
@@ -229,6 +237,13 @@ class Parser(object):
         if tok.kind == ACTION:
             self.action_pos = tok.pos
             try:
+                recipe = tok.val[0]
+                if recipe[0] == L.R_PIPE:
+                    pipe = self.simple_pipeline(recipe[5], tok.val[1], "command")
+                    node = _new(ActionNode)
+                    node.pos = pipe.pos
+                    node.pipe = pipe
+                    return node
                 return self.simple_action(tok)
             except _Fallback:
                 k = self.i - 1
@@ -244,9 +259,6 @@ class Parser(object):
         where they would not parse. ``define`` is only valid at the top (parse)."""
         recipe, base = tok.val
         head = recipe[0]
-        if head == L.R_PIPE:
-            pipe = self.simple_pipeline(recipe[5], base, "command")
-            return ActionNode(pipe.pos, pipe)
         if head == L.R_END or head == L.R_ELSE:
             return _End(base + recipe[1], _END if head == L.R_END else _ELSE)
         if head == L.R_IF:
@@ -475,7 +487,11 @@ class Parser(object):
         lexer._recipe) and the position ``base`` it is relative to; raises _Fallback where
         they would not parse (an unknown function, an undeclared variable, a keyword as operand)."""
         pos, declared, is_assign, commands = recipe
-        pipe = PipeNode(base + pos, [])
+        pipe = _new(PipeNode)
+        pipe.pos = base + pos
+        pipe.decl = []
+        pipe.cmds = []
+        pipe.is_assign = False
         names = self.scope.names
         if declared:
             for vpos, name in declared:
