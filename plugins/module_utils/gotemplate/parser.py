@@ -17,8 +17,7 @@ from .errors import ParseError
 from .lexer import (ACTION, ASSIGN, BOOL, CHAR, CHARCONST, COMPLEX, DECLARE, DOT, EOF, ERROR, FIELD, IDENT,
                     K_BLOCK, K_BREAK, K_CONTINUE, K_DEFINE, K_ELSE, K_END, K_IF, K_RANGE, K_TEMPLATE,
                     K_WITH, LEFT, LPAREN, NIL, NUMBER, O_BOOL, O_DOT, O_FIELD, O_NUMBER, O_PIPE, O_STRING,
-                    O_VAR, O_WORD, PIPE,
-                    RAWSTRING, RIGHT, RPAREN, STRING, TEXT, VAR)
+                    O_VAR, O_WORD, PIPE, RAWSTRING, RIGHT, RPAREN, STRING, TEXT, VAR)
 from .nodes import (ActionNode, BoolNode, BreakNode, ChainNode, CommandNode, ContinueNode,
                     DotNode, FieldNode, IdentifierNode, IfNode, ListNode, NilNode, NumberNode,
                     PipeNode, RangeNode, StringNode, TemplateNode, TextNode, Tree, VariableNode,
@@ -144,7 +143,7 @@ class Parser(object):
                 self.i = save
             elif tok.kind == ACTION and tok.val[0][0] == L.R_DEFINE:
                 self.next()
-                self.definition(tok.val[0][3])
+                self.definition(tok.val[0][3], "define clause")
                 continue
             n = self.text_or_action()
             if isinstance(n, _End):
@@ -167,21 +166,22 @@ class Parser(object):
 
         The body is a new tree with its own variables (only ``$``)."""
         context = "define clause"
-        tok = self.next()
-        if tok.kind not in (STRING, RAWSTRING):
-            self.unexpected(tok, context)
-        name = self.unquote(tok.val)
+        name = self.parse_template_name(self.next(), context)
         self.expect(RIGHT, context)
-        self.definition(name)
+        self.definition(name, context)
 
-    def definition(self, name):
-        """The body of a define, up to its ``{{end}}``; ``{{define "name"}}`` is past."""
+    def definition(self, name, context):
+        """The body of a define or block, up to its ``{{end}}``: a tree of its own (own variables,
+        outside any range); the action that opens it is past."""
         outer = self.scope
         tree = Tree(name, self.name, self.text)
         self.scope = _Scope(tree)
+        depth = self.range_depth
+        self.range_depth = 0
         tree.root, end = self.item_list()
+        self.range_depth = depth
         if end.kind != _END:
-            self.errorf("unexpected %s in define clause" % end)
+            self.errorf("unexpected %s in %s" % (end, context))
         self.scope = outer
         self.add(tree)
 
@@ -381,22 +381,12 @@ class Parser(object):
         """Block: ``{{block stringValue pipeline}} itemList {{end}}``; ``block`` is past.
 
         Shorthand for defining the template and executing it in place: the body becomes a
-        tree of its own (own variables, outside any range), the action a TemplateNode."""
+        tree of its own, the action a TemplateNode."""
         context = "block clause"
         tok = self.next()
         name = self.parse_template_name(tok, context)
         pipe = self.pipeline(context, RIGHT)
-        outer = self.scope
-        tree = Tree(name, self.name, self.text)
-        self.scope = _Scope(tree)
-        depth = self.range_depth
-        self.range_depth = 0
-        tree.root, end = self.item_list()
-        self.range_depth = depth
-        if end.kind != _END:
-            self.errorf("unexpected %s in %s" % (end, context))
-        self.scope = outer
-        self.add(tree)
+        self.definition(name, context)
         return TemplateNode(tok.pos, name, pipe)
 
     # ------------------------------------------------------------ pipelines
