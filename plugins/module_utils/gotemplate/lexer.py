@@ -20,7 +20,7 @@ import re
 from collections import namedtuple
 
 from ..govalue.strconv import go_quote, parse_complex_literal, parse_float_literal, parse_int_literal
-from ..govalue.unquote import unquote_char
+from ..govalue.unquote import unquote, unquote_char
 
 # Token kinds, Go's itemType.
 (EOF, ERROR, TEXT, LEFT, RIGHT, SPACE, FIELD, IDENT, VAR, STRING, RAWSTRING, CHARCONST,
@@ -148,7 +148,7 @@ def action_tokens(text, left, words):
 
 
 def _unquote_simple(quoted):
-    """strconv.Unquote of a SIMPLE action's string (no escapes) or raw string."""
+    """strconv.Unquote of a raw string, or of a string without escapes."""
     if quoted[0] == "`":
         return quoted[1:-1].replace("\r", "")
     return quoted[1:-1]
@@ -167,6 +167,39 @@ _HEADS = {"end": R_END, "else": R_ELSE, "if": R_IF, "with": R_WITH, "range": R_R
 _LITERAL_KINDS = (O_DOT, O_STRING, O_NUMBER, O_BOOL, O_NIL)
 _OPERAND_KIND = {2: O_FIELD, 3: O_DOT, 4: O_VAR, 5: O_VAR, 6: O_WORD, 7: O_STRING, 8: O_NUMBER, 9: O_PIPE}
 _RECIPES = {}
+
+
+_OPERANDS = {}  # operand text -> _operand's reading of it
+
+
+def _operand(k, word):
+    """``(kind, node position in it, value, extra)`` (see _recipe) of the operand ``word`` that OPERAND
+    group ``k`` matched; None for a keyword or a string with a bad escape."""
+    if k == 2:
+        val = word[1:].split(".")
+        return (O_FIELD, len(val[0]) + 1 if len(val) > 1 else 0, tuple(val), None)
+    if k == 4 or k == 5:
+        val = word.split(".")
+        return (O_VAR, len(val[0]) if len(val) > 1 else 0, tuple(val), val[0])
+    if k == 6:
+        wkind = _WORD_KIND.get(word)
+        if wkind == BOOL:
+            return (O_BOOL, 0, word, word == "true")
+        if wkind == NIL:
+            return (O_NIL, 0, word, None)
+        if wkind is not None and word != "break" and word != "continue":
+            return None  # a keyword as operand
+        return (O_WORD, 0, word, None)
+    if k == 7:
+        if "\\" not in word:
+            return (O_STRING, 0, word, _unquote_simple(word))
+        try:
+            return (O_STRING, 0, word, unquote(word))
+        except ValueError:
+            return None  # a bad escape: the token rules report it
+    if k == 8:
+        return (O_NUMBER, 0, word, number_fields(word, NUMBER))
+    return (_OPERAND_KIND[k], 0, word, None)
 
 
 def _recipe(m, base):
@@ -211,6 +244,7 @@ def _recipe(m, base):
     cmds = []
     ops = None
     outer = []
+    operands = _OPERANDS
     for om in OPERAND.finditer(text, start, stop):
         k = om.lastindex
         if k == 10:
@@ -218,35 +252,17 @@ def _recipe(m, base):
             cmds, ops = outer.pop()
             ops.append((O_PIPE, inner[0], inner, None))
             continue
-        pos, end = om.span(k)
-        first = pos
-        kind = _OPERAND_KIND[k]
-        if kind == O_FIELD:
-            val = text[pos + 1:end].split(".")
-            if len(val) > 1:
-                pos += len(val[0]) + 1
-            val = tuple(val)
-            extra = None
-        elif kind == O_VAR:
-            first, vend = om.span(4)
-            extra = text[first:vend]
-            val = tuple(text[first:end].split("."))
-        else:
-            val = text[pos:end]
-            extra = None
-            if kind == O_WORD:
-                wkind = _WORD_KIND.get(val)
-                if wkind == BOOL:
-                    kind = O_BOOL
-                    extra = val == "true"
-                elif wkind == NIL:
-                    kind = O_NIL
-                elif wkind is not None and val != "break" and val != "continue":
-                    return None  # a keyword as operand
-            elif kind == O_STRING:
-                extra = _unquote_simple(val)
-            elif kind == O_NUMBER:
-                extra = number_fields(val, NUMBER)
+        first = om.start(4) if k == 5 else om.start(k)
+        word = text[first:om.end(k)]
+        op = operands.get(word)
+        if op is None:
+            op = _operand(k, word)
+            if op is None:
+                return None
+            if len(operands) >= 65536:
+                operands.clear()
+            operands[word] = op
+        kind = op[0]
         if ops is None or om.start(1) >= 0:
             if ops is not None and kind in _LITERAL_KINDS:
                 return None  # Go's checkPipeline: "non executable command in pipeline stage"
@@ -257,7 +273,7 @@ def _recipe(m, base):
             cmds = []
             ops = None
         else:
-            ops.append((kind, pos - base, val, extra))
+            ops.append((kind, first - base + op[1], op[2], op[3]))
     pipe = (v1 - base if v1 >= 0 else start - base, declared, m.start(_G_ASSIGN) >= 0, cmds)
     return (head, right, trim, name, name_pos, pipe)
 
@@ -288,13 +304,13 @@ _PUNCT = {"=": ASSIGN, "|": PIPE, "(": LPAREN, ")": RPAREN, ",": CHAR}
 _UNTERMINATED = {'"': "unterminated quoted string", "`": "unterminated raw quoted string",
                  "'": "unterminated character constant", ":": "expected :="}
 
-# SIMPLE: a whole action of ASCII fields, variables, words, strings without escapes, raw strings,
+# SIMPLE: a whole action of ASCII fields, variables, words, strings, raw strings,
 # decimal integers and parenthesized pipelines (one deep, without declarations: deeper ones are
 # rare, and each level makes the regex several times longer to compile), up to its "}}" (and the
 # spaces a trim eats).  Every operand is followed by spaces, "|", ")" or the close, as Go's
 # atTerminator wants.  The regex only delimits; OPERAND then reads the operands, the parser checks
 # words and variables.
-_OP = r"""(?:(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*|"[^"\\\n]*"|`[^`]*`|0|[1-9][0-9]{0,17})"""
+_OP = r"""(?:(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*|"(?:[^"\\\n]|\\[^\n])*"|`[^`]*`|0|[1-9][0-9]{0,17})"""
 
 
 def _pipe(op):
@@ -321,7 +337,7 @@ SIMPLE = re.compile(r"""[ \t\r\n]*(?:
 # (2 a field chain, 3 ".", 4 a variable, 5 a variable with fields, 6 a word, 7 a string, 8 a number,
 # 9 "(", 10 ")"), group 1 the "|" that starts a new command.
 OPERAND = re.compile(r"""[ \t\r\n]*(\|)?[ \t\r\n]*(?:((?:\.[A-Za-z_]\w*)+)|(\.)|(\$\w*)((?:\.[A-Za-z_]\w*)+)?
-    |([A-Za-z_]\w*)|("[^"\\\n]*"|`[^`]*`)|([0-9]+)|(\()|(\)))""", re.X | re.A)
+    |([A-Za-z_]\w*)|("(?:[^"\\\n]|\\[^\n])*"|`[^`]*`)|([0-9]+)|(\()|(\)))""", re.X | re.A)
 
 
 def _lex_action(text, pos, append, words):
