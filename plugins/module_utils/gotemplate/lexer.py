@@ -121,7 +121,7 @@ def lex(text, words=_WORD_KIND):
             recipe = None if m is None else _recipe(m, j)
             if recipe is not None:
                 if j + recipe[1] + 2 == k:  # its text is the key: no string holds a "}}"
-                    if len(recipes) >= 65536:
+                    if len(recipes) >= 16384:
                         recipes.clear()
                     recipes[text[j:k]] = recipe
                 append(_new(Token, (ACTION, (recipe, j), i, False)))
@@ -259,7 +259,7 @@ def _recipe(m, base):
             op = _operand(k, word)
             if op is None:
                 return None
-            if len(operands) >= 65536:
+            if len(operands) >= 16384:
                 operands.clear()
             operands[word] = op
         kind = op[0]
