@@ -163,43 +163,46 @@ def right_pos(tok):
 # Recipe heads and operand kinds.
 (R_PIPE, R_END, R_ELSE, R_IF, R_WITH, R_RANGE, R_TEMPLATE, R_DEFINE) = range(8)
 _HEADS = {"end": R_END, "else": R_ELSE, "if": R_IF, "with": R_WITH, "range": R_RANGE}
-(O_FIELD, O_DOT, O_VAR, O_WORD, O_STRING, O_NUMBER, O_PIPE, O_BOOL, O_NIL) = range(9)
+(O_FIELD, O_DOT, O_VAR, O_WORD, O_STRING, O_NUMBER, O_PIPE, O_BOOL, O_NIL, O_BAR, O_CLOSE) = range(11)
 _LITERAL_KINDS = (O_DOT, O_STRING, O_NUMBER, O_BOOL, O_NIL)
-_OPERAND_KIND = {2: O_FIELD, 3: O_DOT, 4: O_VAR, 5: O_VAR, 6: O_WORD, 7: O_STRING, 8: O_NUMBER, 9: O_PIPE}
+_PUNCT_OPERANDS = {"|": O_BAR, "(": O_PIPE, ")": O_CLOSE}
 _RECIPES = {}
 
 
 _OPERANDS = {}  # operand text -> _operand's reading of it
 
 
-def _operand(k, word):
-    """``(kind, node position in it, value, extra)`` (see _recipe) of the operand ``word`` that OPERAND
-    group ``k`` matched; None for a keyword or a string with a bad escape."""
-    if k == 2:
+def _operand(word):
+    """``(kind, node position in it, value, extra)`` (see _recipe) of the OPERAND token ``word``
+    (O_BAR, O_PIPE, O_CLOSE for "|", "(", ")"); None for a keyword or a string with a bad escape."""
+    c = word[0]
+    if c == ".":
+        if word == ".":
+            return (O_DOT, 0, word, None)
         val = word[1:].split(".")
         return (O_FIELD, len(val[0]) + 1 if len(val) > 1 else 0, tuple(val), None)
-    if k == 4 or k == 5:
+    if c == "$":
         val = word.split(".")
         return (O_VAR, len(val[0]) if len(val) > 1 else 0, tuple(val), val[0])
-    if k == 6:
-        wkind = _WORD_KIND.get(word)
-        if wkind == BOOL:
-            return (O_BOOL, 0, word, word == "true")
-        if wkind == NIL:
-            return (O_NIL, 0, word, None)
-        if wkind is not None and word != "break" and word != "continue":
-            return None  # a keyword as operand
-        return (O_WORD, 0, word, None)
-    if k == 7:
+    if c == '"' or c == "`":
         if "\\" not in word:
             return (O_STRING, 0, word, _unquote_simple(word))
         try:
             return (O_STRING, 0, word, unquote(word))
         except ValueError:
             return None  # a bad escape: the token rules report it
-    if k == 8:
+    if "0" <= c <= "9":
         return (O_NUMBER, 0, word, number_fields(word, NUMBER))
-    return (_OPERAND_KIND[k], 0, word, None)
+    if c in _PUNCT_OPERANDS:
+        return (_PUNCT_OPERANDS[c], 0, word, None)
+    wkind = _WORD_KIND.get(word)
+    if wkind == BOOL:
+        return (O_BOOL, 0, word, word == "true")
+    if wkind == NIL:
+        return (O_NIL, 0, word, None)
+    if wkind is not None and word != "break" and word != "continue":
+        return None  # a keyword as operand
+    return (O_WORD, 0, word, None)
 
 
 def _recipe(m, base):
@@ -245,35 +248,42 @@ def _recipe(m, base):
     ops = None
     outer = []
     operands = _OPERANDS
-    for om in OPERAND.finditer(text, start, stop):
-        k = om.lastindex
-        if k == 10:
-            inner = (cmds[0][0], (), False, cmds)
-            cmds, ops = outer.pop()
-            ops.append((O_PIPE, inner[0], inner, None))
-            continue
-        first = om.start(4) if k == 5 else om.start(k)
-        word = text[first:om.end(k)]
+    new_command = True
+    pos = start - base
+    for spaces, word in OPERAND.findall(text, start, stop):
+        pos += len(spaces)
+        first = pos
+        pos += len(word)
         op = operands.get(word)
         if op is None:
-            op = _operand(k, word)
+            op = _operand(word)
             if op is None:
                 return None
             if len(operands) >= 16384:
                 operands.clear()
             operands[word] = op
         kind = op[0]
-        if ops is None or om.start(1) >= 0:
+        if kind == O_BAR:
+            new_command = True
+            continue
+        if kind == O_CLOSE:
+            inner = (cmds[0][0], (), False, cmds)
+            cmds, ops = outer.pop()
+            ops.append((O_PIPE, inner[0], inner, None))
+            continue
+        if new_command:
             if ops is not None and kind in _LITERAL_KINDS:
                 return None  # Go's checkPipeline: "non executable command in pipeline stage"
             ops = []
-            cmds.append((first - base, ops))
+            cmds.append((first, ops))
+            new_command = False
         if kind == O_PIPE:
             outer.append((cmds, ops))
             cmds = []
             ops = None
+            new_command = True
         else:
-            ops.append((kind, first - base + op[1], op[2], op[3]))
+            ops.append((kind, first + op[1], op[2], op[3]))
     pipe = (v1 - base if v1 >= 0 else start - base, declared, m.start(_G_ASSIGN) >= 0, cmds)
     return (head, right, trim, name, name_pos, pipe)
 
@@ -333,11 +343,9 @@ SIMPLE = re.compile(r"""[ \t\r\n]*(?:
     )[ \t\r\n]*(?P<close>\}\}|(?<=[ \t\r\n])-\}\}[ \t\r\n]*)""", re.X | re.A)
 (_G_KW, _G_DEFINE, _G_CTL, _G_NAME, _G_V1, _G_V2, _G_ASSIGN, _G_CMDS, _G_CLOSE) = (
     SIMPLE.groupindex[g] for g in ("kw", "define", "ctl", "name", "v1", "v2", "assign", "cmds", "close"))
-# One operand of a SIMPLE action's commands, or a paren; the last group that matched names its kind
-# (2 a field chain, 3 ".", 4 a variable, 5 a variable with fields, 6 a word, 7 a string, 8 a number,
-# 9 "(", 10 ")"), group 1 the "|" that starts a new command.
-OPERAND = re.compile(r"""[ \t\r\n]*(\|)?[ \t\r\n]*(?:((?:\.[A-Za-z_]\w*)+)|(\.)|(\$\w*)((?:\.[A-Za-z_]\w*)+)?
-    |([A-Za-z_]\w*)|("(?:[^"\\\n]|\\[^\n])*"|`[^`]*`)|([0-9]+)|(\()|(\)))""", re.X | re.A)
+# The tokens of a SIMPLE action's pipeline, each with the spaces before it: an operand, "|", "(" or ")".
+OPERAND = re.compile(r"""([ \t\r\n]*)(\||\(|\)|(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*
+    |"(?:[^"\\\n]|\\[^\n])*"|`[^`]*`|[0-9]+)""", re.X | re.A)
 
 
 def _lex_action(text, pos, append, words):
