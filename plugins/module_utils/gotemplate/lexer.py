@@ -162,7 +162,7 @@ def right_pos(tok):
 
 # Recipe heads and operand kinds.
 (R_PIPE, R_END, R_ELSE, R_IF, R_WITH, R_RANGE, R_TEMPLATE, R_DEFINE) = range(8)
-_HEADS = {"end": R_END, "else": R_ELSE, "if": R_IF, "with": R_WITH, "range": R_RANGE}
+_HEADS = {"if": R_IF, "with": R_WITH, "range": R_RANGE}
 (O_FIELD, O_DOT, O_VAR, O_WORD, O_STRING, O_NUMBER, O_PIPE, O_BOOL, O_NIL, O_BAR, O_CLOSE) = range(11)
 _LITERAL_KINDS = (O_DOT, O_STRING, O_NUMBER, O_BOOL, O_NIL)
 _PUNCT_OPERANDS = {"|": O_BAR, "(": O_PIPE, ")": O_CLOSE}
@@ -219,31 +219,31 @@ def _recipe(m, base):
     O_STRING (``value`` quoted, ``extra`` unquoted), O_NUMBER (``extra`` its number_fields),
     O_PIPE (``value`` a parenthesized pipeline, ``pos`` its own)."""
     text = m.string
-    close = m.start(_G_CLOSE)
-    trim = text[close] == "-"
-    right = close + 1 - base if trim else close - base
-    head = _HEADS.get(m.group(_G_KW) or m.group(_G_CTL), R_PIPE)
-    name = name_pos = None
-    if m.start(_G_DEFINE) >= 0:
-        head = R_DEFINE
-        name = _unquote_simple(m.group(_G_DEFINE))
-    elif m.start(_G_NAME) >= 0:
+    kw, define, ctl, name, v1, v2, assign, cmds, close = m.groups()
+    trim = close[0] == "-"
+    right = m.start(_G_CLOSE) + trim - base
+    if kw is not None:
+        return (R_END if kw == "end" else R_ELSE, right, trim, None, None, None)
+    if define is not None:
+        return (R_DEFINE, right, trim, _unquote_simple(define), None, None)
+    head = R_PIPE if ctl is None else _HEADS[ctl]
+    name_pos = None
+    if name is not None:
         head = R_TEMPLATE
-        name = _unquote_simple(m.group(_G_NAME))
         name_pos = m.start(_G_NAME) - base
-    start, stop = m.span(_G_CMDS)
-    v1 = m.start(_G_V1)
-    if start < 0:
-        if v1 >= 0 or head == R_PIPE or R_IF <= head <= R_RANGE:
+        name = _unquote_simple(name)
+    if cmds is None:
+        if v1 is not None or head != R_TEMPLATE:
             return None
         return (head, right, trim, name, name_pos, None)
+    start, stop = m.span(_G_CMDS)
     declared = ()
-    if v1 >= 0:
-        declared = ((v1 - base, m.group(_G_V1)),)
-        if m.start(_G_V2) >= 0:
+    if v1 is not None:
+        declared = ((m.start(_G_V1) - base, v1),)
+        if v2 is not None:
             if head != R_RANGE:
                 return None
-            declared += ((m.start(_G_V2) - base, m.group(_G_V2)),)
+            declared += ((m.start(_G_V2) - base, v2),)
     cmds = []
     ops = None
     outer = []
@@ -284,7 +284,7 @@ def _recipe(m, base):
             new_command = True
         else:
             ops.append((kind, first + op[1], op[2], op[3]))
-    pipe = (v1 - base if v1 >= 0 else start - base, declared, m.start(_G_ASSIGN) >= 0, cmds)
+    pipe = (declared[0][0] if declared else start - base, declared, assign is not None, cmds)
     return (head, right, trim, name, name_pos, pipe)
 
 
@@ -314,16 +314,17 @@ _PUNCT = {"=": ASSIGN, "|": PIPE, "(": LPAREN, ")": RPAREN, ",": CHAR}
 _UNTERMINATED = {'"': "unterminated quoted string", "`": "unterminated raw quoted string",
                  "'": "unterminated character constant", ":": "expected :="}
 
-# SIMPLE: a whole action of ASCII fields, variables, words, strings, raw strings,
-# decimal integers and parenthesized pipelines (one deep, without declarations: deeper ones are
-# rare, and each level makes the regex several times longer to compile), up to its "}}" (and the
-# spaces a trim eats).  Every operand is followed by spaces, "|", ")" or the close, as Go's
-# atTerminator wants.  The regex only delimits; OPERAND then reads the operands, the parser checks
-# words and variables.
+# SIMPLE: a whole action of ASCII fields, variables, words, strings, raw strings, decimal integers
+# and parenthesized pipelines (one deep, without declarations: deeper ones are rare, and each level
+# makes the regex several times longer to compile), up to its "}}" (and the spaces a trim eats).
+# Every operand is followed by spaces, "|", ")" or the close, as Go's atTerminator wants.  The regex
+# only delimits (its groups in the order _recipe unpacks them); OPERAND then reads the operands, and
+# the parser checks function and variable names.
 _OP = r"""(?:(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*|"(?:[^"\\\n]|\\[^\n])*"|`[^`]*`|0|[1-9][0-9]{0,17})"""
 
 
 def _pipe(op):
+    """The regex of a pipeline of commands of ``op`` operands."""
     cmd = op + r"(?:[ \t\r\n]+" + op + ")*"
     return cmd + r"(?:[ \t\r\n]*\|[ \t\r\n]*" + cmd + ")*"
 
@@ -341,8 +342,7 @@ SIMPLE = re.compile(r"""[ \t\r\n]*(?:
          (?:[ \t\r\n]+(?P<assign>=)|[ \t\r\n]*:=)[ \t\r\n]*)?
       (?P<cmds>""" + _pipe(_OP1) + r""")?
     )[ \t\r\n]*(?P<close>\}\}|(?<=[ \t\r\n])-\}\}[ \t\r\n]*)""", re.X | re.A)
-(_G_KW, _G_DEFINE, _G_CTL, _G_NAME, _G_V1, _G_V2, _G_ASSIGN, _G_CMDS, _G_CLOSE) = (
-    SIMPLE.groupindex[g] for g in ("kw", "define", "ctl", "name", "v1", "v2", "assign", "cmds", "close"))
+_G_NAME, _G_V1, _G_V2, _G_CMDS, _G_CLOSE = (SIMPLE.groupindex[g] for g in ("name", "v1", "v2", "cmds", "close"))
 # The tokens of a SIMPLE action's pipeline, each with the spaces before it: an operand, "|", "(" or ")".
 OPERAND = re.compile(r"""([ \t\r\n]*)(\||\(|\)|(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*
     |"(?:[^"\\\n]|\\[^\n])*"|`[^`]*`|[0-9]+)""", re.X | re.A)
