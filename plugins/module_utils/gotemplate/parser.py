@@ -4,11 +4,11 @@ Besides Go's checks (functions defined, variables declared), the parser resolves
 variable to a slot of its template's variable array, so execution never searches a
 variable stack by name.
 
-A simple action comes from the lexer as one ACTION token (see lexer.SIMPLE); ``simple_action``
-builds its nodes straight from the match, as the token rules would.  When that finds
-anything the token rules would reject (an unknown function, an undeclared variable, a keyword
-as operand...), the ACTION token is replaced by the action's ordinary tokens and parsed as
-any other, so errors and their lines are Go's.
+A simple action comes from the lexer as one ACTION token carrying its recipe (see lexer.SIMPLE);
+``simple_action`` and ``simple_pipeline`` build the nodes the token rules would build from the
+recipe directly.  When they meet anything the token rules reject (an unknown function, an
+undeclared variable, ``define`` below the top...), the ACTION token is replaced by the action's
+ordinary tokens and parsed as any other, so errors and their lines are Go's.
 """
 from ..govalue.strconv import go_quote
 from ..govalue.unquote import unquote
@@ -32,7 +32,7 @@ _new = object.__new__
 
 
 class _Fallback(Exception):
-    """simple_action met something the token rules must report."""
+    """A simple action met something the token rules must report."""
 
 
 class _End(object):
@@ -60,7 +60,8 @@ class Parser(object):
     """Go's parse.Tree while parsing: the token list, the position in it, the trees found.
 
     ``i`` indexes the next token; ``hi`` is the furthest token looked at, whose line parse
-    errors report (Go reports the line of the last token the lexer emitted)."""
+    errors report (Go reports the line of the last token the lexer emitted); for an ACTION
+    token, the line of its ``}}``, the last token it stands for."""
 
     def __init__(self, name, text, funcs):
         self.name = name
@@ -255,8 +256,9 @@ class Parser(object):
         self.unexpected(tok, "input")
 
     def simple_action(self, tok):
-        """What action() makes of the tokens of the ACTION token ``tok``; raises _Fallback
-        where they would not parse. ``define`` is only valid at the top (parse)."""
+        """What action() makes of the tokens of the ACTION token ``tok`` (a plain pipeline's
+        text_or_action builds); raises _Fallback where they would not parse. ``define`` is
+        only valid at the top (parse)."""
         recipe, base = tok.val
         head = recipe[0]
         if head == L.R_END or head == L.R_ELSE:
