@@ -477,12 +477,13 @@ class Parser(object):
     def simple_pipeline(self, recipe, base, context):
         """pipeline() of an ACTION token's tokens, from its recipe's pipeline ``recipe`` (see
         lexer._recipe) and the position ``base`` it is relative to; raises _Fallback where
-        they would not parse (an unknown function, an undeclared variable, a keyword as operand)."""
+        they would not parse (an unknown function, an undeclared variable, break or continue
+        as keyword)."""
         pos, declared, is_assign, commands = recipe
         pipe = _new(PipeNode)
         pipe.pos = base + pos
         pipe.decl = []
-        pipe.cmds = []
+        pipe.cmds = cmds = []
         pipe.is_assign = False
         names = self.scope.names
         if declared:
@@ -490,60 +491,56 @@ class Parser(object):
                 pipe.decl.append(VariableNode(base + vpos, name))
                 names.append(name)
             pipe.is_assign = is_assign
-            try:
-                self.simple_commands(pipe.cmds, commands, base, names)
-            except _Fallback:
-                del names[len(names) - len(declared):]
-                raise
-            self.bind(pipe, context)
-        else:
-            self.simple_commands(pipe.cmds, commands, base, names)
-        return pipe
-
-    def simple_commands(self, cmds, commands, base, names):
-        """The commands of a recipe's pipeline (see simple_pipeline) into ``cmds``."""
         funcs = self.funcs
-        for cpos, ops in commands:
-            cmd = _new(CommandNode)
-            cmd.pos = base + cpos
-            cmd.args = args = []
-            for kind, pos, val, extra in ops:
-                if kind == O_FIELD:
-                    node = _new(FieldNode)
-                    node.ident = list(val)
-                elif kind == O_WORD:
-                    if val not in funcs:  # an unknown function, or break/continue as keyword
-                        raise _Fallback()
-                    self.idents.add(val)
-                    node = _new(IdentifierNode)
-                    node.ident = val
-                elif kind == O_STRING:
-                    node = _new(StringNode)
-                    node.quoted = val
-                    node.text = extra
-                elif kind == O_DOT:
-                    node = _new(DotNode)
-                elif kind == O_VAR:
-                    if extra not in names:
-                        raise _Fallback()
-                    node = _new(VariableNode)
-                    node.ident = list(val)
-                    node.slot, node.elem = self.resolve(extra)
-                elif kind == O_PIPE:
-                    node = self.simple_pipeline(val, base, "parenthesized pipeline")
-                elif kind == O_NUMBER:
-                    node = _new(NumberNode)
-                    node.text = val
-                    (node.is_int, node.is_uint, node.is_float, node.is_complex, node.int_val, node.float_val,
-                     node.complex_val) = extra
-                elif kind == O_BOOL:
-                    node = _new(BoolNode)
-                    node.value = extra
-                else:
-                    node = _new(NilNode)
-                node.pos = base + pos
-                args.append(node)
-            cmds.append(cmd)
+        try:
+            for cpos, ops in commands:
+                cmd = _new(CommandNode)
+                cmd.pos = base + cpos
+                cmd.args = args = []
+                for kind, at, val, extra in ops:
+                    if kind == O_FIELD:
+                        node = _new(FieldNode)
+                        node.ident = list(val)
+                    elif kind == O_WORD:
+                        if val not in funcs:  # an unknown function, or break/continue as keyword
+                            raise _Fallback()
+                        self.idents.add(val)
+                        node = _new(IdentifierNode)
+                        node.ident = val
+                    elif kind == O_STRING:
+                        node = _new(StringNode)
+                        node.quoted = val
+                        node.text = extra
+                    elif kind == O_DOT:
+                        node = _new(DotNode)
+                    elif kind == O_VAR:
+                        if extra not in names:
+                            raise _Fallback()
+                        node = _new(VariableNode)
+                        node.ident = list(val)
+                        node.slot, node.elem = self.resolve(extra)
+                    elif kind == O_PIPE:
+                        node = self.simple_pipeline(val, base, "parenthesized pipeline")
+                    elif kind == O_NUMBER:
+                        node = _new(NumberNode)
+                        node.text = val
+                        (node.is_int, node.is_uint, node.is_float, node.is_complex, node.int_val, node.float_val,
+                         node.complex_val) = extra
+                    elif kind == O_BOOL:
+                        node = _new(BoolNode)
+                        node.value = extra
+                    else:
+                        node = _new(NilNode)
+                    node.pos = base + at
+                    args.append(node)
+                cmds.append(cmd)
+        except _Fallback:
+            if declared:
+                del names[len(names) - len(declared):]
+            raise
+        if declared:
+            self.bind(pipe, context)
+        return pipe
 
     def check_pipeline(self, pipe, context):
         """Go's checkPipeline: at least one command, and no literal after the first stage."""
