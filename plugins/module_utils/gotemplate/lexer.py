@@ -5,16 +5,27 @@ The whole text is tokenized up front into :class:`Token` tuples ``(kind, val, po
 are not tokens: each token records whether spaces preceded it, which is all the parser
 needs from them.  A lexical error becomes a final ``ERROR`` token, as the
 Go lexer emits ``itemError`` and stops; the parser reports it when it gets there.
+
+Most actions are simple (``{{ .Values.x }}``, ``{{ end }}``, ``{{- include "x" . | nindent 4 }}``):
+one regular expression (``SIMPLE``) recognizes a whole such action at C speed, and it becomes one
+``ACTION`` token whose value is ``(recipe, base)``: the action's structure with positions relative
+to ``base`` (see ``_recipe``), which the parser turns into nodes directly (parser.py).  A chart
+repeats most of its actions, so recipes are kept by action text and a repeated action costs one
+dictionary lookup.  The SIMPLE language is a subset of what the token rules accept, tokenized the
+same way, so ``action_tokens`` gives the parser the ordinary tokens of any such action when it
+needs them.
 """
+import math
 import re
 from collections import namedtuple
 
-from ..govalue.strconv import go_quote
+from ..govalue.strconv import go_quote, parse_complex_literal, parse_float_literal, parse_int_literal
+from ..govalue.unquote import unquote, unquote_char
 
 # Token kinds, Go's itemType.
 (EOF, ERROR, TEXT, LEFT, RIGHT, SPACE, FIELD, IDENT, VAR, STRING, RAWSTRING, CHARCONST,
  NUMBER, COMPLEX, BOOL, DOT, NIL, PIPE, LPAREN, RPAREN, DECLARE, ASSIGN, CHAR, COMMENT,
- KEYWORD) = range(25)
+ ACTION, KEYWORD) = range(26)
 
 # Keyword tokens carry their word as value; their kind is KEYWORD + index.
 KEYWORDS = ("block", "break", "continue", "define", "else", "end", "if", "range", "template", "with")
@@ -29,6 +40,7 @@ Token.__doc__ = """One lexeme: its kind, its text, its offset, and whether space
 _new = tuple.__new__
 
 _SPACE = " \t\r\n"
+_SPACES = re.compile("[ \t\r\n]*")
 
 
 def _is_alnum(ch):
@@ -44,24 +56,32 @@ def _u(ch):
     return s
 
 
-def lex(text, break_ok=True, continue_ok=True):
-    """Tokenize ``text``; returns the token list (ending with EOF or ERROR, repeated).
+def word_kinds(break_ok=True, continue_ok=True):
+    """{word: token kind} for keywords, booleans and nil; ``break_ok``/``continue_ok``: whether
+    those words are keywords (Go turns them into identifiers when the function map defines them)."""
+    if break_ok and continue_ok:
+        return _WORD_KIND
+    words = dict(_WORD_KIND)
+    if not break_ok:
+        del words["break"]
+    if not continue_ok:
+        del words["continue"]
+    return words
 
-    ``break_ok``/``continue_ok``: whether those words are keywords (Go turns them into
-    identifiers when the function map defines them)."""
+
+def lex(text, words=_WORD_KIND):
+    """Tokenize ``text`` with the keywords of ``words`` (see word_kinds); returns the token list
+    (ending with EOF or ERROR, repeated)."""
     toks = []
     append = toks.append
     n = len(text)
     pos = 0
-    words = _WORD_KIND
-    if not (break_ok and continue_ok):
-        words = dict(words)
-        if not break_ok:
-            del words["break"]
-        if not continue_ok:
-            del words["continue"]
+    find = text.find
+    simple = SIMPLE.match
+    recipes = _RECIPES
+    spaces = _SPACES.match
     while True:
-        i = text.find("{{", pos)
+        i = find("{{", pos)
         if i < 0:
             if pos < n:
                 append(_new(Token, (TEXT, text[pos:], pos, False)))
@@ -78,7 +98,7 @@ def lex(text, break_ok=True, continue_ok=True):
         if trim:
             j += 2
         if text.startswith("/*", j):
-            k = text.find("*/", j + 2)
+            k = find("*/", j + 2)
             if k < 0:
                 append(_new(Token, (ERROR, "unclosed comment", j, False)))
                 return _pad(toks)
@@ -94,10 +114,178 @@ def lex(text, break_ok=True, continue_ok=True):
                 append(_new(Token, (ERROR, "comment ends before closing delimiter", j, False)))
                 return _pad(toks)
             continue
+        k = find("}}", j) + 2
+        recipe = recipes.get(text[j:k])
+        if recipe is None:
+            m = simple(text, j)
+            recipe = None if m is None else _recipe(m, j)
+            if recipe is not None:
+                if j + recipe[1] + 2 == k:  # its text is the key: no string holds a "}}"
+                    if len(recipes) >= 16384:
+                        recipes.clear()
+                    recipes[text[j:k]] = recipe
+                append(_new(Token, (ACTION, (recipe, j), i, False)))
+                pos = m.end()
+                continue
+        else:
+            append(_new(Token, (ACTION, (recipe, j), i, False)))
+            pos = spaces(text, k).end() if recipe[2] else k
+            continue
         append(_new(Token, (LEFT, "{{", i, False)))
         pos = _lex_action(text, j, append, words)
         if pos < 0:
             return _pad(toks)
+
+
+def action_tokens(text, left, words):
+    """The ordinary tokens (LEFT to RIGHT) of the SIMPLE action whose ``{{`` is at ``left``."""
+    j = left + 2
+    if text[j] == "-" and text[j + 1] in _SPACE:
+        j += 2
+    toks = [_new(Token, (LEFT, "{{", left, False))]
+    _lex_action(text, j, toks.append, words)
+    return toks
+
+
+def _unquote_simple(quoted):
+    """strconv.Unquote of a raw string, or of a string without escapes."""
+    if quoted[0] == "`":
+        return quoted[1:-1].replace("\r", "")
+    return quoted[1:-1]
+
+
+def right_pos(tok):
+    """The position of the ``}}`` of an ACTION token (that of the RIGHT token it stands for)."""
+    recipe, base = tok.val
+    return base + recipe[1]
+
+
+# Recipe heads and operand kinds.
+(R_PIPE, R_END, R_ELSE, R_IF, R_WITH, R_RANGE, R_TEMPLATE, R_DEFINE) = range(8)
+_HEADS = {"if": R_IF, "with": R_WITH, "range": R_RANGE}
+(O_FIELD, O_DOT, O_VAR, O_WORD, O_STRING, O_NUMBER, O_PIPE, O_BOOL, O_NIL, O_BAR, O_CLOSE) = range(11)
+_LITERAL_KINDS = (O_DOT, O_STRING, O_NUMBER, O_BOOL, O_NIL)
+_PUNCT_OPERANDS = {"|": O_BAR, "(": O_PIPE, ")": O_CLOSE}
+_RECIPES = {}
+
+
+_OPERANDS = {}  # operand text -> _operand's reading of it
+
+
+def _operand(word):
+    """``(kind, node position in it, value, extra)`` (see _recipe) of the OPERAND token ``word``
+    (O_BAR, O_PIPE, O_CLOSE for "|", "(", ")"); None for a keyword or a string with a bad escape."""
+    c = word[0]
+    if c == ".":
+        if word == ".":
+            return (O_DOT, 0, word, None)
+        val = word[1:].split(".")
+        return (O_FIELD, len(val[0]) + 1 if len(val) > 1 else 0, tuple(val), None)
+    if c == "$":
+        val = word.split(".")
+        return (O_VAR, len(val[0]) if len(val) > 1 else 0, tuple(val), val[0])
+    if c == '"' or c == "`":
+        if "\\" not in word:
+            return (O_STRING, 0, word, _unquote_simple(word))
+        try:
+            return (O_STRING, 0, word, unquote(word))
+        except ValueError:
+            return None  # a bad escape: the token rules report it
+    if "0" <= c <= "9":
+        return (O_NUMBER, 0, word, number_fields(word, NUMBER))
+    if c in _PUNCT_OPERANDS:
+        return (_PUNCT_OPERANDS[c], 0, word, None)
+    wkind = _WORD_KIND.get(word)
+    if wkind == BOOL:
+        return (O_BOOL, 0, word, word == "true")
+    if wkind == NIL:
+        return (O_NIL, 0, word, None)
+    if wkind is not None and word != "break" and word != "continue":
+        return None  # a keyword as operand
+    return (O_WORD, 0, word, None)
+
+
+def _recipe(m, base):
+    """The SIMPLE match ``m`` as ``(head, right, trim, name, name_pos, pipe)``, positions relative to ``base``;
+    None for an action the token rules reject whatever the functions and variables are (a missing
+    pipeline, two variables outside range, a literal after a "|", a keyword as operand).
+
+    ``right``: the ``}}``; ``trim``: whether it is ``-}}``; ``name``: a template's or define's name
+    (unquoted) at ``name_pos``; ``pipe``: None or ``(pos, declared, is_assign, commands)``, ``declared``
+    ``((pos, "$x"), ...)`` and a command ``(pos, operands)``, an operand ``(kind, pos, value, extra)``:
+    O_FIELD (``value`` the ident tuple, ``pos`` at its first chained field as Go places it), O_DOT,
+    O_VAR (``value`` the ident tuple, ``extra`` the variable's name), O_WORD (an identifier, or
+    break/continue: the parser knows the function names), O_BOOL (``extra`` its value), O_NIL,
+    O_STRING (``value`` quoted, ``extra`` unquoted), O_NUMBER (``extra`` its number_fields),
+    O_PIPE (``value`` a parenthesized pipeline, ``pos`` its own)."""
+    text = m.string
+    kw, define, ctl, name, v1, v2, assign, cmds, close = m.groups()
+    trim = close[0] == "-"
+    right = m.start(_G_CLOSE) + trim - base
+    if kw is not None:
+        return (R_END if kw == "end" else R_ELSE, right, trim, None, None, None)
+    if define is not None:
+        return (R_DEFINE, right, trim, _unquote_simple(define), None, None)
+    head = R_PIPE if ctl is None else _HEADS[ctl]
+    name_pos = None
+    if name is not None:
+        head = R_TEMPLATE
+        name_pos = m.start(_G_NAME) - base
+        name = _unquote_simple(name)
+    if cmds is None:
+        if v1 is not None or head != R_TEMPLATE:
+            return None
+        return (head, right, trim, name, name_pos, None)
+    start, stop = m.span(_G_CMDS)
+    declared = ()
+    if v1 is not None:
+        declared = ((m.start(_G_V1) - base, v1),)
+        if v2 is not None:
+            if head != R_RANGE:
+                return None
+            declared += ((m.start(_G_V2) - base, v2),)
+    cmds = []
+    ops = None
+    outer = []
+    operands = _OPERANDS
+    new_command = True
+    pos = start - base
+    for spaces, word in OPERAND.findall(text, start, stop):
+        pos += len(spaces)
+        first = pos
+        pos += len(word)
+        op = operands.get(word)
+        if op is None:
+            op = _operand(word)
+            if op is None:
+                return None
+            if len(operands) >= 16384:
+                operands.clear()
+            operands[word] = op
+        kind = op[0]
+        if kind == O_BAR:
+            new_command = True
+            continue
+        if kind == O_CLOSE:
+            inner = (cmds[0][0], (), False, cmds)
+            cmds, ops = outer.pop()
+            ops.append((O_PIPE, inner[0], inner, None))
+            continue
+        if new_command:
+            if ops is not None and kind in _LITERAL_KINDS:
+                return None  # Go's checkPipeline: "non executable command in pipeline stage"
+            ops = []
+            cmds.append((first, ops))
+            new_command = False
+        if kind == O_PIPE:
+            outer.append((cmds, ops))
+            cmds = []
+            ops = None
+            new_command = True
+        else:
+            ops.append((kind, first + op[1], op[2], op[3]))
+    pipe = (declared[0][0] if declared else start - base, declared, assign is not None, cmds)
+    return (head, right, trim, name, name_pos, pipe)
 
 
 # One token inside an action, after the spaces before it.  A word, field or variable must
@@ -125,6 +313,39 @@ _KIND = {"string": STRING, "var": VAR, "rawstring": RAWSTRING, "charconst": CHAR
 _PUNCT = {"=": ASSIGN, "|": PIPE, "(": LPAREN, ")": RPAREN, ",": CHAR}
 _UNTERMINATED = {'"': "unterminated quoted string", "`": "unterminated raw quoted string",
                  "'": "unterminated character constant", ":": "expected :="}
+
+# SIMPLE: a whole action of ASCII fields, variables, words, strings, raw strings, decimal integers
+# and parenthesized pipelines (one deep, without declarations: deeper ones are rare, and each level
+# makes the regex several times longer to compile), up to its "}}" (and the spaces a trim eats).
+# Every operand is followed by spaces, "|", ")" or the close, as Go's atTerminator wants.  The regex
+# only delimits (its groups in the order _recipe unpacks them); OPERAND then reads the operands, and
+# the parser checks function and variable names.
+_OP = r"""(?:(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*|"(?:[^"\\\n]|\\[^\n])*"|`[^`]*`|0|[1-9][0-9]{0,17})"""
+
+
+def _pipe(op):
+    """The regex of a pipeline of commands of ``op`` operands."""
+    cmd = op + r"(?:[ \t\r\n]+" + op + ")*"
+    return cmd + r"(?:[ \t\r\n]*\|[ \t\r\n]*" + cmd + ")*"
+
+
+_OP1 = "(?:" + _OP + r"|\([ \t\r\n]*" + _pipe(_OP) + r"[ \t\r\n]*\))"
+_VAR = r"\$\w*"
+_KEYWORD_WORD = r"(?:block|break|continue|define|else|end|if|range|template|with)(?!\w)"
+SIMPLE = re.compile(r"""[ \t\r\n]*(?:
+      (?P<kw>end|else)
+    | define[ \t\r\n]+(?P<define>"[^"\\\n]*"|`[^`]*`)
+    | (?:(?P<ctl>if|with|range)[ \t\r\n]+
+       | template[ \t\r\n]+(?P<name>"[^"\\\n]*"|`[^`]*`)(?:[ \t\r\n]+|(?=\}\}))
+       | (?!""" + _KEYWORD_WORD + r"""))
+      (?:(?P<v1>""" + _VAR + r""")(?:[ \t\r\n]*,[ \t\r\n]*(?P<v2>""" + _VAR + r"""))?
+         (?:[ \t\r\n]+(?P<assign>=)|[ \t\r\n]*:=)[ \t\r\n]*)?
+      (?P<cmds>""" + _pipe(_OP1) + r""")?
+    )[ \t\r\n]*(?P<close>\}\}|(?<=[ \t\r\n])-\}\}[ \t\r\n]*)""", re.X | re.A)
+_G_NAME, _G_V1, _G_V2, _G_CMDS, _G_CLOSE = (SIMPLE.groupindex[g] for g in ("name", "v1", "v2", "cmds", "close"))
+# The tokens of a SIMPLE action's pipeline, each with the spaces before it: an operand, "|", "(" or ")".
+OPERAND = re.compile(r"""([ \t\r\n]*)(\||\(|\)|(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*
+    |"(?:[^"\\\n]|\\[^\n])*"|`[^`]*`|[0-9]+)""", re.X | re.A)
 
 
 def _lex_action(text, pos, append, words):
@@ -254,6 +475,78 @@ def _scan_number(text, pos):
     if pos < n and _is_alnum(text[pos]):
         return -(pos + 1) - 1
     return pos
+
+
+_NUMBERS = {}  # number literal -> its fields: charts repeat a few literals (nindent 4) many times
+
+
+def number_fields(text, typ):
+    """Go's newNumber for a NUMBER, COMPLEX or CHARCONST literal: ``(is_int, is_uint, is_float,
+    is_complex, int_val, float_val, complex_val)``, every interpretation it admits; a literal Go
+    refuses raises ValueError with Go's message."""
+    if typ == NUMBER:
+        known = _NUMBERS.get(text)
+        if known is None:
+            known = _number_fields(text, typ)
+            if len(_NUMBERS) >= 4096:
+                _NUMBERS.clear()
+            _NUMBERS[text] = known
+        return known
+    return _number_fields(text, typ)
+
+
+def _number_fields(text, typ):
+    is_int = is_uint = is_float = False
+    int_val = 0
+    float_val = 0.0
+    if typ == CHARCONST:
+        r, tail = unquote_char(text[1:], "'")
+        if tail != "'":
+            raise ValueError("malformed character constant: %s" % text)
+        return True, True, True, False, r, float(r), 0j
+    if typ == COMPLEX or text.endswith("i"):
+        c = parse_complex_literal(text)
+        if c is None:
+            if typ == COMPLEX:
+                raise ValueError("expected integer")
+        else:
+            # A complex constant with zero imaginary part is also a float (and maybe an int).
+            if c.imag == 0:
+                if float(int(c.real)) == c.real:
+                    return True, False, True, True, int(c.real), c.real, c
+                return False, False, True, True, 0, c.real, c
+            return False, False, False, True, 0, 0.0, c
+    u = parse_int_literal(text, unsigned=True)
+    if u is not None:
+        is_uint = True
+        int_val = u
+    i = parse_int_literal(text, unsigned=False)
+    if i is not None:
+        is_int = True
+        int_val = i
+        if i == 0:
+            is_uint = True
+    if is_int or is_uint:
+        is_float = True
+        float_val = float(int_val)
+    else:
+        f = parse_float_literal(text)
+        if f is not None:
+            if not any(ch in text for ch in ".eEpP"):
+                raise ValueError("integer overflow: %s" % go_quote(text))
+            is_float = True
+            float_val = f
+            if math.isfinite(f) and float(int(f)) == f:
+                iv = int(f)
+                if -(1 << 63) <= iv < (1 << 63):
+                    is_int = True
+                    int_val = iv
+                elif 0 <= iv < (1 << 64):
+                    is_uint = True
+                    int_val = iv
+    if not (is_int or is_uint or is_float):
+        raise ValueError("illegal number syntax: %s" % go_quote(text))
+    return is_int, is_uint, is_float, False, int_val, float_val, 0j
 
 
 def token_str(tok):

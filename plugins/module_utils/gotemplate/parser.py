@@ -3,16 +3,21 @@
 Besides Go's checks (functions defined, variables declared), the parser resolves every
 variable to a slot of its template's variable array, so execution never searches a
 variable stack by name.
-"""
-import math
 
-from ..govalue.strconv import go_quote, parse_complex_literal, parse_float_literal, parse_int_literal
-from ..govalue.unquote import unquote, unquote_char
+A simple action comes from the lexer as one ACTION token carrying its recipe (see lexer.SIMPLE);
+``simple_action`` and ``simple_pipeline`` build the nodes the token rules would build from the
+recipe directly.  When they meet anything the token rules reject (an unknown function, an
+undeclared variable, ``define`` below the top...), the ACTION token is replaced by the action's
+ordinary tokens and parsed as any other, so errors and their lines are Go's.
+"""
+from ..govalue.strconv import go_quote
+from ..govalue.unquote import unquote
 from . import lexer as L
 from .errors import ParseError
-from .lexer import (ASSIGN, BOOL, CHAR, CHARCONST, COMPLEX, DECLARE, DOT, EOF, ERROR, FIELD, IDENT,
+from .lexer import (ACTION, ASSIGN, BOOL, CHAR, CHARCONST, COMPLEX, DECLARE, DOT, EOF, ERROR, FIELD, IDENT,
                     K_BLOCK, K_BREAK, K_CONTINUE, K_DEFINE, K_ELSE, K_END, K_IF, K_RANGE, K_TEMPLATE,
-                    K_WITH, LEFT, LPAREN, NIL, NUMBER, PIPE, RAWSTRING, RIGHT, RPAREN, STRING, TEXT, VAR)
+                    K_WITH, LEFT, LPAREN, NIL, NUMBER, O_BOOL, O_DOT, O_FIELD, O_NUMBER, O_PIPE, O_STRING,
+                    O_VAR, O_WORD, PIPE, RAWSTRING, RIGHT, RPAREN, STRING, TEXT, VAR)
 from .nodes import (ActionNode, BoolNode, BreakNode, ChainNode, CommandNode, ContinueNode,
                     DotNode, FieldNode, IdentifierNode, IfNode, ListNode, NilNode, NumberNode,
                     PipeNode, RangeNode, StringNode, TemplateNode, TextNode, Tree, VariableNode,
@@ -22,6 +27,12 @@ _OPERAND_START = frozenset((BOOL, CHARCONST, COMPLEX, DOT, FIELD, IDENT, NUMBER,
                             STRING, VAR, LPAREN))
 _END = "end"
 _ELSE = "else"
+_LITERALS = (BoolNode, DotNode, NilNode, NumberNode, StringNode)
+_new = object.__new__
+
+
+class _Fallback(Exception):
+    """A simple action met something the token rules must report."""
 
 
 class _End(object):
@@ -49,13 +60,15 @@ class Parser(object):
     """Go's parse.Tree while parsing: the token list, the position in it, the trees found.
 
     ``i`` indexes the next token; ``hi`` is the furthest token looked at, whose line parse
-    errors report (Go reports the line of the last token the lexer emitted)."""
+    errors report (Go reports the line of the last token the lexer emitted); for an ACTION
+    token, the line of its ``}}``, the last token it stands for."""
 
     def __init__(self, name, text, funcs):
         self.name = name
         self.text = text
         self.funcs = funcs
-        self.toks = L.lex(text, "break" not in funcs, "continue" not in funcs)
+        self.words = L.word_kinds("break" not in funcs, "continue" not in funcs)
+        self.toks = L.lex(text, self.words)
         self.i = 0
         self.hi = 0
         self.range_depth = 0
@@ -89,7 +102,8 @@ class Parser(object):
         return self.text.count("\n", 0, pos) + 1
 
     def errorf(self, msg):
-        raise ParseError(self.name, self.line_of(self.toks[self.hi].pos), msg)
+        tok = self.toks[self.hi]
+        raise ParseError(self.name, self.line_of(L.right_pos(tok) if tok.kind == ACTION else tok.pos), msg)
 
     def expect(self, kind, context):
         """The next token, which must be of ``kind``."""
@@ -120,13 +134,18 @@ class Parser(object):
         self.scope = _Scope(tree)
         tree.root = ListNode(self.peek().pos)
         while self.peek().kind != EOF:
-            if self.peek().kind == LEFT:
+            tok = self.peek()
+            if tok.kind == LEFT:
                 save = self.i
                 self.next()
                 if self.next().kind == K_DEFINE:
                     self.parse_definition()
                     continue
                 self.i = save
+            elif tok.kind == ACTION and tok.val[0][0] == L.R_DEFINE:
+                self.next()
+                self.definition(tok.val[0][3], "define clause")
+                continue
             n = self.text_or_action()
             if isinstance(n, _End):
                 self.errorf("unexpected %s" % n)
@@ -148,15 +167,20 @@ class Parser(object):
 
         The body is a new tree with its own variables (only ``$``)."""
         context = "define clause"
-        tok = self.next()
-        if tok.kind not in (STRING, RAWSTRING):
-            self.unexpected(tok, context)
-        name = self.unquote(tok.val)
+        name = self.parse_template_name(self.next(), context)
         self.expect(RIGHT, context)
+        self.definition(name, context)
+
+    def definition(self, name, context):
+        """The body of a define or block, up to its ``{{end}}``: a tree of its own (own variables,
+        outside any range); the action that opens it is past."""
         outer = self.scope
         tree = Tree(name, self.name, self.text)
         self.scope = _Scope(tree)
+        depth = self.range_depth
+        self.range_depth = 0
         tree.root, end = self.item_list()
+        self.range_depth = depth
         if end.kind != _END:
             self.errorf("unexpected %s in %s" % (end, context))
         self.scope = outer
@@ -172,13 +196,33 @@ class Parser(object):
         """itemList: ``textOrAction*``, up to an ``{{end}}`` or ``{{else}}``.
 
         Returns the list and that ``_End`` marker; EOF first is an error."""
+        toks = self.toks
         lst = ListNode(self.peek().pos)
-        while self.peek().kind != EOF:
+        nodes = lst.nodes
+        while True:
+            i = self.i
+            tok = toks[i]
+            if tok.kind == TEXT:  # text_or_action's first case, inline: half the items are text
+                self.i = i + 1
+                if i > self.hi:
+                    self.hi = i
+                nodes.append(TextNode(tok.pos, tok.val))
+                continue
+            if tok.kind == ACTION and tok.val[0][0] <= L.R_ELSE:  # {{end}} and {{else}}, inline
+                head = tok.val[0][0]
+                if head != L.R_PIPE:
+                    self.i = i + 1
+                    if i > self.hi:
+                        self.hi = i
+                    self.action_pos = -1
+                    return lst, _End(L.right_pos(tok), _END if head == L.R_END else _ELSE)
+            if tok.kind == EOF:
+                self.peek()
+                self.errorf("unexpected EOF")
             n = self.text_or_action()
-            if isinstance(n, _End):
+            if n.__class__ is _End:
                 return lst, n
-            lst.nodes.append(n)
-        self.errorf("unexpected EOF")
+            nodes.append(n)
 
     def text_or_action(self):
         """textOrAction: ``text | action`` (comments never reach the parser: the lexer drops them)."""
@@ -191,7 +235,44 @@ class Parser(object):
                 return self.action()
             finally:
                 self.action_pos = -1
+        if tok.kind == ACTION:
+            self.action_pos = tok.pos
+            try:
+                recipe = tok.val[0]
+                if recipe[0] == L.R_PIPE:
+                    pipe = self.simple_pipeline(recipe[5], tok.val[1], "command")
+                    node = _new(ActionNode)
+                    node.pos = pipe.pos
+                    node.pipe = pipe
+                    return node
+                return self.simple_action(tok)
+            except _Fallback:
+                k = self.i - 1
+                self.toks[k:k + 1] = L.action_tokens(self.text, tok.pos, self.words)
+                self.i = k + 1
+                return self.action()
+            finally:
+                self.action_pos = -1
         self.unexpected(tok, "input")
+
+    def simple_action(self, tok):
+        """What action() makes of the tokens of the ACTION token ``tok`` (a plain pipeline's
+        text_or_action builds); raises _Fallback where they would not parse. ``define`` is
+        only valid at the top (parse)."""
+        recipe, base = tok.val
+        head = recipe[0]
+        if head == L.R_END or head == L.R_ELSE:
+            return _End(base + recipe[1], _END if head == L.R_END else _ELSE)
+        if head == L.R_IF:
+            return IfNode(*self.parse_control("if", tok))
+        if head == L.R_WITH:
+            return WithNode(*self.parse_control("with", tok))
+        if head == L.R_RANGE:
+            return RangeNode(*self.parse_control("range", tok))
+        if head == L.R_TEMPLATE:
+            pipe = None if recipe[5] is None else self.simple_pipeline(recipe[5], base, "template clause")
+            return TemplateNode(base + recipe[4], recipe[3], pipe)
+        raise _Fallback()
 
     def action(self):
         """Action: ``control | command ("|" command)*``; the left delimiter is past.
@@ -239,7 +320,7 @@ class Parser(object):
         tok = self.expect(RIGHT, "else")
         return _End(tok.pos, _ELSE)
 
-    def parse_control(self, context):
+    def parse_control(self, context, simple=None):
         """The body of if, range and with; the keyword is past:
 
         ``pipeline}} itemList {{end}}`` |
@@ -247,11 +328,15 @@ class Parser(object):
         ``pipeline}} itemList {{else if pipeline}} ...`` (and ``else with`` for with),
         the else-chain parsed as a nested node sharing the one ``{{end}}``.
         Variables declared in the pipeline are visible up to ``{{end}}``; those declared
-        in the body, up to ``{{else}}``. Returns IfNode/RangeNode/WithNode arguments."""
+        in the body, up to ``{{else}}``; ``simple``: the ACTION token of the action, whose pipeline
+        is built from its recipe. Returns IfNode/RangeNode/WithNode arguments."""
         scope = self.scope
         mark_names = len(scope.names)
         mark_bound = len(scope.bound)
-        pipe = self.pipeline(context, RIGHT)
+        if simple is None:
+            pipe = self.pipeline(context, RIGHT)
+        else:
+            pipe = self.simple_pipeline(simple.val[0][5], simple.val[1], context)
         if context == "range":
             self.range_depth += 1
         after_pipe = len(scope.bound)
@@ -298,22 +383,12 @@ class Parser(object):
         """Block: ``{{block stringValue pipeline}} itemList {{end}}``; ``block`` is past.
 
         Shorthand for defining the template and executing it in place: the body becomes a
-        tree of its own (own variables, outside any range), the action a TemplateNode."""
+        tree of its own, the action a TemplateNode."""
         context = "block clause"
         tok = self.next()
         name = self.parse_template_name(tok, context)
         pipe = self.pipeline(context, RIGHT)
-        outer = self.scope
-        tree = Tree(name, self.name, self.text)
-        self.scope = _Scope(tree)
-        depth = self.range_depth
-        self.range_depth = 0
-        tree.root, end = self.item_list()
-        self.range_depth = depth
-        if end.kind != _END:
-            self.errorf("unexpected %s in %s" % (end, context))
-        self.scope = outer
-        self.add(tree)
+        self.definition(name, context)
         return TemplateNode(tok.pos, name, pipe)
 
     # ------------------------------------------------------------ pipelines
@@ -382,17 +457,89 @@ class Parser(object):
                 cmds.append(self.command())
             else:
                 self.unexpected(tok, context)
-        # Bind declared variables after the commands: they see the outer ones.
+        self.bind(pipe, context)
+        return pipe
+
+    def bind(self, pipe, context):
+        """Bind the variables ``pipe`` declares, after its commands: those see the outer ones."""
         if pipe.decl:
             if pipe.is_assign:
                 for v in pipe.decl:
                     v.slot = self.resolve(v.ident[0])[0]
             else:
                 ranged = context == "range"
+                bound = self.scope.bound
                 for k, v in enumerate(pipe.decl):
                     elem = ranged and k == len(pipe.decl) - 1
                     self.declare(v, elem)
-                    scope.bound.append((v.ident[0], v.slot, elem))
+                    bound.append((v.ident[0], v.slot, elem))
+
+    def simple_pipeline(self, recipe, base, context):
+        """pipeline() of an ACTION token's tokens, from its recipe's pipeline ``recipe`` (see
+        lexer._recipe) and the position ``base`` it is relative to; raises _Fallback where
+        they would not parse (an unknown function, an undeclared variable, break or continue
+        as keyword)."""
+        pos, declared, is_assign, commands = recipe
+        pipe = _new(PipeNode)
+        pipe.pos = base + pos
+        pipe.decl = []
+        pipe.cmds = cmds = []
+        pipe.is_assign = False
+        names = self.scope.names
+        if declared:
+            for vpos, name in declared:
+                pipe.decl.append(VariableNode(base + vpos, name))
+                names.append(name)
+            pipe.is_assign = is_assign
+        funcs = self.funcs
+        try:
+            for cpos, ops in commands:
+                cmd = _new(CommandNode)
+                cmd.pos = base + cpos
+                cmd.args = args = []
+                for kind, at, val, extra in ops:
+                    if kind == O_FIELD:
+                        node = _new(FieldNode)
+                        node.ident = list(val)
+                    elif kind == O_WORD:
+                        if val not in funcs:  # an unknown function, or break/continue as keyword
+                            raise _Fallback()
+                        self.idents.add(val)
+                        node = _new(IdentifierNode)
+                        node.ident = val
+                    elif kind == O_STRING:
+                        node = _new(StringNode)
+                        node.quoted = val
+                        node.text = extra
+                    elif kind == O_DOT:
+                        node = _new(DotNode)
+                    elif kind == O_VAR:
+                        if extra not in names:
+                            raise _Fallback()
+                        node = _new(VariableNode)
+                        node.ident = list(val)
+                        node.slot, node.elem = self.resolve(extra)
+                    elif kind == O_PIPE:
+                        node = self.simple_pipeline(val, base, "parenthesized pipeline")
+                    elif kind == O_NUMBER:
+                        node = _new(NumberNode)
+                        node.text = val
+                        (node.is_int, node.is_uint, node.is_float, node.is_complex, node.int_val, node.float_val,
+                         node.complex_val) = extra
+                    elif kind == O_BOOL:
+                        node = _new(BoolNode)
+                        node.value = extra
+                    else:
+                        node = _new(NilNode)
+                    node.pos = base + at
+                    args.append(node)
+                cmds.append(cmd)
+        except _Fallback:
+            if declared:
+                del names[len(names) - len(declared):]
+            raise
+        if declared:
+            self.bind(pipe, context)
         return pipe
 
     def check_pipeline(self, pipe, context):
@@ -400,7 +547,7 @@ class Parser(object):
         if not pipe.cmds:
             self.errorf("missing value for %s" % context)
         for i, c in enumerate(pipe.cmds[1:]):
-            if isinstance(c.args[0], (BoolNode, DotNode, NilNode, NumberNode, StringNode)):
+            if isinstance(c.args[0], _LITERALS):
                 self.errorf("non executable command in pipeline stage %d" % (i + 2))
 
     def command(self):
@@ -513,69 +660,12 @@ class Parser(object):
         """Go's newNumber: a number or character literal with every interpretation it admits
         (int, uint, float, complex), as exec picks one by the type expected."""
         n = NumberNode(pos, text)
-        if typ == CHARCONST:
-            try:
-                r, tail = unquote_char(text[1:], "'")
-            except ValueError as exc:
-                self.errorf(str(exc))
-            if tail != "'":
-                self.errorf("malformed character constant: %s" % text)
-            n.is_int = n.is_uint = n.is_float = True
-            n.int_val = r
-            n.float_val = float(r)
-            return n
-        if typ == COMPLEX or text.endswith("i"):
-            c = parse_complex_literal(text)
-            if c is None:
-                if typ == COMPLEX:
-                    self.errorf("expected integer")
-            else:
-                n.is_complex = True
-                n.complex_val = c
-                _simplify_complex(n)
-                return n
-        u = parse_int_literal(text, unsigned=True)
-        if u is not None:
-            n.is_uint = True
-            n.int_val = u
-        i = parse_int_literal(text, unsigned=False)
-        if i is not None:
-            n.is_int = True
-            n.int_val = i
-            if i == 0:
-                n.is_uint = True
-        if n.is_int or n.is_uint:
-            n.is_float = True
-            n.float_val = float(n.int_val)
-        else:
-            f = parse_float_literal(text)
-            if f is not None:
-                if not any(ch in text for ch in ".eEpP"):
-                    self.errorf("integer overflow: %s" % go_quote(text))
-                n.is_float = True
-                n.float_val = f
-                if math.isfinite(f) and float(int(f)) == f:
-                    iv = int(f)
-                    if -(1 << 63) <= iv < (1 << 63):
-                        n.is_int = True
-                        n.int_val = iv
-                    elif 0 <= iv < (1 << 64):
-                        n.is_uint = True
-                        n.int_val = iv
-        if not (n.is_int or n.is_uint or n.is_float):
-            self.errorf("illegal number syntax: %s" % go_quote(text))
+        try:
+            (n.is_int, n.is_uint, n.is_float, n.is_complex, n.int_val, n.float_val,
+             n.complex_val) = L.number_fields(text, typ)
+        except ValueError as exc:
+            self.errorf(str(exc))
         return n
-
-
-def _simplify_complex(n):
-    """A complex constant with zero imaginary part is also a float (and maybe an int)."""
-    c = n.complex_val
-    if c.imag == 0:
-        n.is_float = True
-        n.float_val = c.real
-        if float(int(c.real)) == c.real:
-            n.is_int = True
-            n.int_val = int(c.real)
 
 
 def parse(name, text, funcs):
