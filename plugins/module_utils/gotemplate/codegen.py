@@ -1,0 +1,449 @@
+"""Template trees as Python source: one function per tree, compiled once, cacheable as a code object.
+
+Closures compiled from a tree cannot outlive their process, so each fresh process (each Ansible
+task) used to decode the stored trees and compile them again: most of a cached render of a large
+chart. Instead each template file becomes one Python module. A function per tree holds its
+statements as Python statements (text writes, ``if``/``for``, ``break``/``continue``, variables in
+the slot list); module-level assignments build its expressions by calling exec's factories with
+their static parts. ``compile()`` turns the source into a code object, which parsecache stores with
+marshal: a fresh process with a warm cache loads it at C speed and runs the module, with no parse
+tree, no tree walk and no compiling.
+
+The code refers to nodes (cited by errors, read to convert a literal for a typed parameter) by
+index into the file's node table (``Source``): after parsing, the nodes themselves; from the disk
+cache, a flat list of tuples (``flatten``) decoded one node at a time when first needed. A body
+nested deeper than ``_MAX_DEPTH`` moves to a function of its own (Python limits indentation and
+nested loops), from which ``{{break}}``/``{{continue}}`` raise exec.Break/Continue to the loop.
+"""
+import math
+
+from . import exec as X
+from . import nodes as N
+from .calls import last_at, last_node
+from .nodes import is_empty_tree
+
+RUNTIME = {name: getattr(X, name) for name in (
+    "BREAK", "CONTINUE", "Break", "Continue", "err", "print_action", "range_items", "template_call", "const",
+    "dot_ev", "nil_ev", "bad_number", "pipeline", "declare", "bad_declare", "pipe_cmd", "nil_cmd", "operand_cmd",
+    "variable_base", "variable", "chain_nil", "chain", "call", "logic")}
+_MAX_DEPTH = 24
+
+
+class Source(object):
+    """One template file as its code sees it: where its nodes are, and the nodes by index."""
+    __slots__ = ("tree", "memo", "flat")
+
+    def __init__(self, tree, memo, flat=None):
+        self.tree = tree
+        self.memo = memo
+        self.flat = flat
+
+    def location(self, pos):
+        return self.tree.location(pos)
+
+    def node(self, i):
+        n = self.memo[i]
+        if n is None:
+            n = self.memo[i] = _decode(self, self.flat[i])
+        return n
+
+    def nodes(self, idx):
+        return [self.node(i) for i in idx]
+
+
+def compile_file(name, text, trees):
+    """Generate, compile and run the code of the ``trees`` parsed from one file; sets each tree's
+    ``compiled`` and ``empty``. Returns what the disk cache keeps: ``(meta, code, node table)``."""
+    gen = _Gen()
+    meta = []
+    for k, (tname, tree) in enumerate(trees.items()):
+        gen.function("_t%d" % k, tree.root, False)
+        tree.empty = is_empty_tree(tree.root)
+        meta.append((tname, tree.nvars, tree.empty))
+    code = compile("\n".join(gen.top + gen.defs) + "\n", "<template %s>" % name, "exec", dont_inherit=True)
+    _install(code, Source(next(iter(trees.values())), gen.table), trees.values())
+    return meta, code, gen.table
+
+
+def restore(name, text, meta, code, flat):
+    """The trees of ``compile_file``'s result for the file ``name`` with ``text``, ready to execute."""
+    trees = {}
+    for tname, nvars, empty in meta:
+        tree = trees[tname] = N.Tree(tname, name, text)
+        tree.nvars = nvars
+        tree.empty = empty
+    _install(code, Source(next(iter(trees.values())), [None] * len(flat), flat), trees.values())
+    return trees
+
+
+def _install(code, src, trees):
+    namespace = dict(RUNTIME)
+    namespace["S"] = src
+    exec(code, namespace)  # our own generated module: the trees' functions and their expressions
+    for k, tree in enumerate(trees):
+        tree.compiled = namespace["_t%d" % k]
+
+
+def _literal(v):
+    """Python source for a constant (repr, except where repr is no literal)."""
+    if v.__class__ is float and not math.isfinite(v):
+        return "float(%r)" % repr(v)
+    if v.__class__ is complex:
+        return "complex(%s, %s)" % (_literal(v.real), _literal(v.imag))
+    return repr(v)
+
+
+def _tuple(items):
+    return "(%s)" % "".join("%s, " % i for i in items)
+
+
+class _Gen(object):
+    """Builds a file's module source. ``elem`` is threaded through as exec's compiler did: true when
+    dot is a ``{{range}}`` element, whose static type is interface{} (nil there is a nil interface,
+    which changes Go's errors for field access). ``dot`` names the Python variable holding dot."""
+
+    def __init__(self):
+        self.top = []
+        self.defs = []
+        self.table = []
+        self.refs = {}
+        self.consts = {}
+        self.count = 0
+        self.lines = None
+        self.depth = 0
+        self.loops = []
+
+    def ref(self, node):
+        i = self.refs.get(id(node))
+        if i is None:
+            i = self.refs[id(node)] = len(self.table)
+            self.table.append(node)
+        return i
+
+    def closure(self, source):
+        self.count += 1
+        name = "_e%d" % self.count
+        self.top.append("%s = %s" % (name, source))
+        return name
+
+    def emit(self, line):
+        self.lines.append("    " * self.depth + line)
+
+    def local(self):
+        self.count += 1
+        return "d%d" % self.count
+
+    # ------------------------------------------------------------ statements
+    def function(self, name, lst, elem):
+        outer = self.lines, self.depth
+        self.lines, self.depth = ["def %s(ctx, dot, vars, w):" % name], 1
+        self.block(lst, elem, "dot")
+        self.defs.append("\n".join(self.lines))
+        self.lines, self.depth = outer
+
+    def block(self, lst, elem, dot):
+        """A ListNode's statements; adjacent text is one write."""
+        start = len(self.lines)
+        text = ""
+        for node in lst.nodes:
+            if isinstance(node, N.TextNode):
+                text += node.text
+                continue
+            if text:
+                self.emit("w(%r)" % text)
+                text = ""
+            self.stmt(node, elem, dot)
+        if text:
+            self.emit("w(%r)" % text)
+        if len(self.lines) == start:
+            self.emit("pass")
+
+    def body(self, lst, elem, dot):
+        self.depth += 1
+        if self.depth < _MAX_DEPTH:
+            self.block(lst, elem, dot)
+        else:
+            self.count += 1
+            name = "_b%d" % self.count
+            self.emit("%s(ctx, %s, vars, w)" % (name, dot))
+            self.function(name, lst, elem)
+        self.depth -= 1
+
+    def stmt(self, node, elem, dot):
+        """One statement node (exec.go walk)."""
+        if isinstance(node, N.ActionNode):
+            pe = self.pipeline(node.pipe, elem)
+            if node.pipe.decl:  # a declaration prints nothing
+                self.emit("%s(ctx, %s, vars)" % (pe, dot))
+            else:
+                self.emit("v = %s(ctx, %s, vars)" % (pe, dot))
+                self.emit("w(v if v.__class__ is str else print_action(v))")
+        elif isinstance(node, N.IfNode):
+            self.emit("if %s(ctx, %s, vars):" % (self.pipeline(node.pipe, elem), dot))
+            self.body(node.list, elem, dot)
+            self.orelse(node, elem, dot)
+        elif isinstance(node, N.WithNode):
+            self.emit("v = %s(ctx, %s, vars)" % (self.pipeline(node.pipe, elem), dot))
+            self.emit("if v:")
+            inner = self.local()
+            self.depth += 1
+            self.emit("%s = v" % inner)
+            self.depth -= 1
+            self.body(node.list, False, inner)
+            self.orelse(node, elem, dot)
+        elif isinstance(node, N.RangeNode):
+            self.range(node, elem, dot)
+        elif isinstance(node, N.TemplateNode):
+            pe = self.pipeline(node.pipe, elem) if node.pipe is not None else None
+            self.emit("template_call(ctx, S, %d, %r, %s, %s, vars, w)" % (self.ref(node), node.name, pe, dot))
+        elif isinstance(node, (N.BreakNode, N.ContinueNode)):
+            loop = self.loops[-1]
+            brk = isinstance(node, N.BreakNode)
+            if loop[0] is self.lines:
+                self.emit("break" if brk else "continue")
+            else:
+                loop[1] = True
+                self.emit("raise BREAK" if brk else "raise CONTINUE")
+        else:
+            raise ValueError("unknown node %r" % node)
+
+    def orelse(self, node, elem, dot):
+        if node.else_list is not None:
+            self.emit("else:")
+            self.body(node.else_list, elem, dot)
+
+    def range(self, node, elem, dot):
+        """``{{range}}``: exec.range_items gives the (key, element) pairs or None for the else list;
+        the body is a Python loop (wrapped in a ``try`` when a moved body raises Break/Continue)."""
+        pipe = node.pipe
+        decl = pipe.decl
+        slots = [v.slot for v in decl]
+        self.emit("it = range_items(ctx, S, %d, %s(ctx, %s, vars), %d)"
+                  % (self.ref(last_node(pipe)), self.pipeline(pipe, elem), dot, len(decl)))
+        self.emit("if it is None:")
+        if node.else_list is not None:
+            self.body(node.else_list, elem, dot)
+        else:
+            self.depth += 1
+            self.emit("pass")
+            self.depth -= 1
+        self.emit("else:")
+        self.depth += 1
+        inner = self.local()
+        self.emit("for k, %s in it:" % inner)
+        loop = [self.lines, False]
+        self.loops.append(loop)
+        start = len(self.lines)
+        self.depth += 2
+        if decl and pipe.is_assign and None in slots:
+            bad = decl[0] if slots[0] is None else decl[1]
+            self.emit("raise err(ctx, S, %d, %r)" % (self.ref(bad), "undefined variable: %s" % bad.ident[0]))
+        elif len(decl) == 1:
+            self.emit("vars[%d] = %s" % (slots[0], inner))
+        elif decl:
+            self.emit("vars[%d] = k" % slots[0])
+            self.emit("vars[%d] = %s" % (slots[1], inner))
+        self.depth -= 1
+        self.body(node.list, True, inner)
+        self.loops.pop()
+        if loop[1]:
+            self.lines.insert(start, "    " * self.depth + "try:")
+            self.emit("except Continue:")
+            self.emit("    continue")
+            self.emit("except Break:")
+            self.emit("    break")
+        else:
+            self.lines[start:] = [line[4:] for line in self.lines[start:]]
+        self.depth -= 2
+
+    # ------------------------------------------------------------ expressions
+    def pipeline(self, pipe, elem):
+        """A pipeline's ``ev``, storing declared/assigned variables."""
+        cmds = [self.command(c, elem, pipe if i == 0 else last_at(pipe.cmds[i - 1]))
+                for i, c in enumerate(pipe.cmds)]
+        pe = cmds[0] if len(cmds) == 1 else self.closure("pipeline(%s)" % _tuple(cmds))
+        if not pipe.decl:
+            return pe
+        slots = tuple(v.slot for v in pipe.decl)
+        if None in slots:
+            bad = pipe.decl[slots.index(None)]
+            return self.closure("bad_declare(%s, S, %d, %r)" % (pe, self.ref(last_node(pipe)), bad.ident[0]))
+        return self.closure("declare(%s, %r)" % (pe, slots))
+
+    def command(self, cmd, elem, prev):
+        """One command of a pipeline; ``prev`` is the node Go last recorded before it."""
+        first = cmd.args[0]
+        args = cmd.args[1:]
+        if isinstance(first, N.FieldNode):
+            return self.chain(first, None, first.ident, args, elem, elem, True)
+        if isinstance(first, N.ChainNode):
+            return self.chain_node(first, args, elem)
+        if isinstance(first, N.IdentifierNode):
+            return self.call(cmd, first, args, elem)
+        if isinstance(first, N.VariableNode):
+            return self.variable(first, args, elem)
+        if isinstance(first, N.PipeNode):
+            return self.closure("pipe_cmd(S, %d, %d, %s, %r)" % (
+                self.ref(prev), self.ref(first), self.pipeline(first, elem), bool(args)))
+        if isinstance(first, N.NilNode):
+            return self.closure("nil_cmd(S, %d, %r)" % (self.ref(first), bool(args)))
+        return self.closure("operand_cmd(S, %d, %s, %r)" % (self.ref(first), self.operand(first, elem), bool(args)))
+
+    def operand(self, node, elem):
+        """An argument's ``ev`` (evalArg with an interface{} parameter)."""
+        if isinstance(node, N.DotNode):
+            return "dot_ev"
+        if isinstance(node, N.NilNode):
+            return "nil_ev"
+        if isinstance(node, (N.StringNode, N.BoolNode, N.NumberNode)):
+            if isinstance(node, N.NumberNode):
+                value, problem = X.ideal_constant(node)
+                if problem is not None:
+                    return self.closure("bad_number(S, %d, %r)" % (self.ref(node), problem))
+            else:
+                value = node.text if isinstance(node, N.StringNode) else node.value
+            key = (value.__class__, repr(value))
+            if key not in self.consts:
+                self.consts[key] = self.closure("const(%s)" % _literal(value))
+            return self.consts[key]
+        if isinstance(node, N.PipeNode):
+            return self.pipeline(node, elem)
+        if isinstance(node, N.FieldNode):
+            return self.chain(node, None, node.ident, (), elem, elem, True)
+        if isinstance(node, N.ChainNode):
+            return self.chain_node(node, (), elem)
+        if isinstance(node, N.VariableNode):
+            return self.variable(node, (), elem)
+        if isinstance(node, N.IdentifierNode):
+            return self.call(node, node, (), elem)
+        raise ValueError("unknown operand %r" % node)
+
+    def variable(self, node, args, elem):
+        """``$x``, or ``$x.a.b``: a field chain on the variable's value."""
+        i = self.ref(node)
+        if len(node.ident) > 1:
+            base = self.closure("variable_base(S, %d, %r, %r)" % (i, node.slot, node.ident[0]))
+            return self.chain(node, base, node.ident[1:], args, elem, node.elem, False)
+        return self.closure("variable(S, %d, %r, %r, %r)" % (i, node.slot, node.ident[0], bool(args)))
+
+    def chain_node(self, node, args, elem):
+        """``(pipeline).a.b``; on ``nil`` Go's explicit-nil error."""
+        inner = node.node
+        if isinstance(inner, N.NilNode):
+            return self.closure("chain_nil(S, %d)" % self.ref(node))
+        base = self.operand(inner, elem)
+        at = last_node(inner) if isinstance(inner, N.PipeNode) else inner
+        return self.chain(node, base, node.field, args, elem, False, False, at)
+
+    def chain(self, node, base, names, args, elem, raw, from_dot, at=None):
+        evs = [self.operand(a, elem) for a in args]
+        return self.closure("chain(S, %d, %d, %s, %r, %r, %s, %r, %r)" % (
+            self.ref(node if at is None else at), self.ref(node), base, tuple(names),
+            tuple(self.ref(a) for a in args), _tuple(evs), bool(raw), from_dot))
+
+    def call(self, cmd, ident, args, elem):
+        evs = [self.operand(a, elem) for a in args]
+        factory = "logic" if ident.ident in ("and", "or") else "call"
+        return self.closure("%s(S, %d, %d, %r, %r, %s)" % (
+            factory, self.ref(cmd), self.ref(ident), ident.ident, tuple(self.ref(a) for a in args), _tuple(evs)))
+
+
+# Node kinds in the flat node table: (kind, pos, fields...), child nodes as indexes into the table.
+(_PIPE, _COMMAND, _IDENT, _VAR, _DOT, _NIL, _FIELD, _CHAIN, _BOOL, _NUMBER, _STRING, _TEMPLATE) = range(12)
+
+
+def flatten(table):
+    """The node table as plain tuples (what marshal stores): the table's nodes first, at their
+    indexes, then their descendants, each once."""
+    index = {id(n): i for i, n in enumerate(table)}
+    flat = [None] * len(table)
+    nodes = list(table)
+
+    def ref(n):
+        i = index.get(id(n))
+        if i is None:
+            i = index[id(n)] = len(nodes)
+            nodes.append(n)
+            flat.append(None)
+        return i
+    i = 0
+    while i < len(nodes):
+        flat[i] = _encode(nodes[i], ref)
+        i += 1
+    return flat
+
+
+def _encode(n, ref):
+    c = n.__class__
+    if c is N.PipeNode:
+        return (_PIPE, n.pos, tuple(ref(v) for v in n.decl), tuple(ref(x) for x in n.cmds), n.is_assign)
+    if c is N.CommandNode:
+        return (_COMMAND, n.pos, tuple(ref(x) for x in n.args))
+    if c is N.IdentifierNode:
+        return (_IDENT, n.pos, n.ident)
+    if c is N.VariableNode:
+        return (_VAR, n.pos, n.ident, n.slot, n.elem)
+    if c is N.DotNode:
+        return (_DOT, n.pos)
+    if c is N.NilNode:
+        return (_NIL, n.pos)
+    if c is N.FieldNode:
+        return (_FIELD, n.pos, n.ident)
+    if c is N.ChainNode:
+        return (_CHAIN, n.pos, ref(n.node), n.field)
+    if c is N.BoolNode:
+        return (_BOOL, n.pos, n.value)
+    if c is N.NumberNode:
+        return (_NUMBER, n.pos, n.text, n.is_int, n.is_uint, n.is_float, n.is_complex, n.int_val,
+                n.float_val, n.complex_val)
+    if c is N.StringNode:
+        return (_STRING, n.pos, n.quoted, n.text)
+    if c is N.TemplateNode:
+        return (_TEMPLATE, n.pos, n.name, None if n.pipe is None else ref(n.pipe))
+    raise ValueError("cannot store node %r" % n)
+
+
+_new = object.__new__
+
+
+def _decode(src, t):
+    """The node ``_encode`` gave ``t`` for; slots are set directly, as the parser left them."""
+    kind = t[0]
+    if kind == _PIPE:
+        n = _new(N.PipeNode)
+        n.decl, n.cmds, n.is_assign = src.nodes(t[2]), src.nodes(t[3]), t[4]
+    elif kind == _COMMAND:
+        n = _new(N.CommandNode)
+        n.args = src.nodes(t[2])
+    elif kind == _IDENT:
+        n = _new(N.IdentifierNode)
+        n.ident = t[2]
+    elif kind == _VAR:
+        n = _new(N.VariableNode)
+        n.ident, n.slot, n.elem = t[2], t[3], t[4]
+    elif kind == _DOT:
+        n = _new(N.DotNode)
+    elif kind == _NIL:
+        n = _new(N.NilNode)
+    elif kind == _FIELD:
+        n = _new(N.FieldNode)
+        n.ident = t[2]
+    elif kind == _CHAIN:
+        n = _new(N.ChainNode)
+        n.node, n.field = src.node(t[2]), t[3]
+    elif kind == _BOOL:
+        n = _new(N.BoolNode)
+        n.value = t[2]
+    elif kind == _NUMBER:
+        n = _new(N.NumberNode)
+        (n.text, n.is_int, n.is_uint, n.is_float, n.is_complex, n.int_val, n.float_val, n.complex_val) = t[2:]
+    elif kind == _STRING:
+        n = _new(N.StringNode)
+        n.quoted, n.text = t[2], t[3]
+    elif kind == _TEMPLATE:
+        n = _new(N.TemplateNode)
+        n.name, n.pipe = t[2], None if t[3] is None else src.node(t[3])
+    else:
+        raise ValueError("unknown node kind %r" % (kind,))
+    n.pos = t[1]
+    return n
