@@ -15,17 +15,20 @@ cache, a flat list of tuples (``flatten``) decoded one node at a time when first
 nested deeper than ``_MAX_DEPTH`` moves to a function of its own (Python limits indentation and
 nested loops), from which ``{{break}}``/``{{continue}}`` raise exec.Break/Continue to the loop.
 """
-import math
-
 from . import exec as X
 from . import nodes as N
 from .calls import last_at, last_node
 from .nodes import is_empty_tree
 
+# The names the generated statements use, and the factories of their expressions, numbered for the
+# stored recipes: each is called as ``factory(src, live, *args)``.
 RUNTIME = {name: getattr(X, name) for name in (
-    "BREAK", "CONTINUE", "Break", "Continue", "err", "print_action", "range_items", "template_call", "const",
-    "dot_ev", "nil_ev", "bad_number", "pipeline", "declare", "bad_declare", "pipe_cmd", "nil_cmd", "operand_cmd",
-    "variable_base", "variable", "chain_nil", "chain", "call", "logic")}
+    "BREAK", "CONTINUE", "Break", "Continue", "err", "printed", "range_items", "template_call")}
+_FACTORY_NAMES = ("const", "bad_number", "pipeline", "declare", "bad_declare", "pipe_cmd", "nil_cmd", "operand_cmd",
+                  "variable_base", "variable", "chain_nil", "chain", "call", "logic")
+_FACTORIES = tuple(getattr(X, name) for name in _FACTORY_NAMES)
+_FID = {name: i for i, name in enumerate(_FACTORY_NAMES)}
+_DOT_EV, _NIL_EV = 0, 1  # the first two expressions of every file: dot itself and nil
 _MAX_DEPTH = 24
 
 
@@ -52,60 +55,74 @@ class Source(object):
 
 
 def compile_file(name, text, trees):
-    """Generate, compile and run the code of the ``trees`` parsed from one file; sets each tree's
-    ``compiled`` and ``empty``. Returns what the disk cache keeps: ``(meta, code, node table)``."""
-    gen = _Gen()
+    """Generate and compile the code of the ``trees`` parsed from one file, building their expressions
+    at once; sets each tree's ``compiled`` and ``empty``. Returns what the disk cache keeps:
+    ``(meta, code, number of expressions, recipes, node table)``."""
+    src = Source(next(iter(trees.values())), [])
+    gen = _Gen(src)
     meta = []
     for k, (tname, tree) in enumerate(trees.items()):
-        gen.function("_t%d" % k, tree.root, False)
+        gen.function("_t%d" % k, tree.root, False, True)
         tree.empty = is_empty_tree(tree.root)
         meta.append((tname, tree.nvars, tree.empty))
-    code = compile("\n".join(gen.top + gen.defs) + "\n", "<template %s>" % name, "exec", dont_inherit=True)
-    _install(code, Source(next(iter(trees.values())), gen.table), trees.values())
-    return meta, code, gen.table
+    code = compile("\n".join(gen.defs) + "\n", "<template %s>" % name, "exec", dont_inherit=True)
+    namespace = _namespace(code, src, gen.live, [None] * len(gen.recipes))
+    for k, tree in enumerate(trees.values()):
+        tree.compiled = namespace["_t%d" % k]
+    return meta, code, len(gen.live), tuple(tuple(r) for r in gen.recipes), src.memo
 
 
-def restore(name, text, meta, code, flat):
-    """The trees of ``compile_file``'s result for the file ``name`` with ``text``, ready to execute."""
+def restore(name, text, meta, code, count, recipes, flat):
+    """The trees of ``compile_file``'s result for the file ``name`` with ``text``, ready to execute.
+
+    Each body's expressions are built from its recipe when it first runs: most of a chart is bodies
+    of conditions its values leave false, or templates it never includes."""
     trees = {}
     for tname, nvars, empty in meta:
         tree = trees[tname] = N.Tree(tname, name, text)
         tree.nvars = nvars
         tree.empty = empty
-    _install(code, Source(next(iter(trees.values())), [None] * len(flat), flat), trees.values())
+    src = Source(next(iter(trees.values())), [None] * len(flat), flat)
+    live = [None] * count
+    live[_DOT_EV], live[_NIL_EV] = X.dot_ev, X.nil_ev
+    namespace = _namespace(code, src, live, list(recipes))
+    for k, tree in enumerate(trees.values()):
+        tree.compiled = namespace["_t%d" % k]
     return trees
 
 
-def _install(code, src, trees):
+def _namespace(code, src, live, pending):
     namespace = dict(RUNTIME)
     namespace["S"] = src
-    exec(code, namespace)  # our own generated module: the trees' functions and their expressions
-    for k, tree in enumerate(trees):
-        tree.compiled = namespace["_t%d" % k]
+    namespace["E"] = live
+    namespace["P"] = pending
+    namespace["replay"] = replay
+    exec(code, namespace)  # our own generated module: it defines the trees' functions
+    return namespace
 
 
-def _literal(v):
-    """Python source for a constant (repr, except where repr is no literal)."""
-    if v.__class__ is float and not math.isfinite(v):
-        return "float(%r)" % repr(v)
-    if v.__class__ is complex:
-        return "complex(%s, %s)" % (_literal(v.real), _literal(v.imag))
-    return repr(v)
-
-
-def _tuple(items):
-    return "(%s)" % "".join("%s, " % i for i in items)
+def replay(src, live, pending, k):
+    """Build the expressions of body ``k`` into ``live``, as _Gen.closure built them. Cleared only
+    after: a concurrent first run builds them too rather than finding them missing."""
+    factories = _FACTORIES
+    for i, fid, args in pending[k]:
+        live[i] = factories[fid](src, live, *args)
+    pending[k] = None
 
 
 class _Gen(object):
-    """Builds a file's module source. ``elem`` is threaded through as exec's compiler did: true when
-    dot is a ``{{range}}`` element, whose static type is interface{} (nil there is a nil interface,
-    which changes Go's errors for field access). ``dot`` names the Python variable holding dot."""
+    """Builds a file's module source and its expressions. ``elem`` is threaded through as exec's
+    compiler did: true when dot is a ``{{range}}`` element, whose static type is interface{} (nil
+    there is a nil interface, which changes Go's errors for field access). ``dot`` names the Python
+    variable holding dot. An expression is an index into ``live`` (the generated code's ``E``)."""
 
-    def __init__(self):
-        self.top = []
+    def __init__(self, src):
+        self.src = src
+        self.table = src.memo
+        self.live = [X.dot_ev, X.nil_ev]
+        self.recipes = []
+        self.recipe = None
         self.defs = []
-        self.table = []
         self.refs = {}
         self.consts = {}
         self.count = 0
@@ -120,11 +137,22 @@ class _Gen(object):
             self.table.append(node)
         return i
 
-    def closure(self, source):
-        self.count += 1
-        name = "_e%d" % self.count
-        self.top.append("%s = %s" % (name, source))
-        return name
+    def closure(self, factory, *args):
+        """A new expression: ``factory`` called with ``args`` (expressions in them as indexes), built
+        now and recorded in the current body's recipe, for replay."""
+        fid = _FID[factory]
+        self.live.append(_FACTORIES[fid](self.src, self.live, *args))
+        self.recipe.append((len(self.live) - 1, fid, args))
+        return len(self.live) - 1
+
+    def lazy(self):
+        """Start the recipe of a body here: its expressions are built when it first runs. Returns
+        what to restore when the body ends."""
+        outer = self.recipe, self.consts
+        self.recipe, self.consts = [], {}  # nothing shared with a body that may never run
+        self.emit("if P[%d] is not None: replay(S, E, P, %d)" % (len(self.recipes), len(self.recipes)))
+        self.recipes.append(self.recipe)
+        return outer
 
     def emit(self, line):
         self.lines.append("    " * self.depth + line)
@@ -134,13 +162,14 @@ class _Gen(object):
         return "d%d" % self.count
 
     # ------------------------------------------------------------ statements
-    def function(self, name, lst, elem):
+    def function(self, name, lst, elem, lazy):
         outer = self.lines, self.depth
         self.lines, self.depth = ["def %s(ctx, dot, vars, w):" % name], 1
+        if lazy:
+            self.lazy()
         self.block(lst, elem, "dot")
         self.defs.append("\n".join(self.lines))
         self.lines, self.depth = outer
-
     def block(self, lst, elem, dot):
         """A ListNode's statements; adjacent text is one write."""
         start = len(self.lines)
@@ -158,15 +187,18 @@ class _Gen(object):
         if len(self.lines) == start:
             self.emit("pass")
 
-    def body(self, lst, elem, dot):
+    def body(self, lst, elem, dot, lazy=True):
         self.depth += 1
+        outer = self.lazy() if lazy else None
         if self.depth < _MAX_DEPTH:
             self.block(lst, elem, dot)
         else:
             self.count += 1
             name = "_b%d" % self.count
             self.emit("%s(ctx, %s, vars, w)" % (name, dot))
-            self.function(name, lst, elem)
+            self.function(name, lst, elem, False)
+        if lazy:
+            self.recipe, self.consts = outer
         self.depth -= 1
 
     def stmt(self, node, elem, dot):
@@ -174,16 +206,15 @@ class _Gen(object):
         if isinstance(node, N.ActionNode):
             pe = self.pipeline(node.pipe, elem)
             if node.pipe.decl:  # a declaration prints nothing
-                self.emit("%s(ctx, %s, vars)" % (pe, dot))
+                self.emit("E[%d](ctx, %s, vars)" % (pe, dot))
             else:
-                self.emit("v = %s(ctx, %s, vars)" % (pe, dot))
-                self.emit("w(v if v.__class__ is str else print_action(v))")
+                self.emit("w(printed(E[%d](ctx, %s, vars)))" % (pe, dot))
         elif isinstance(node, N.IfNode):
-            self.emit("if %s(ctx, %s, vars):" % (self.pipeline(node.pipe, elem), dot))
+            self.emit("if E[%d](ctx, %s, vars):" % (self.pipeline(node.pipe, elem), dot))
             self.body(node.list, elem, dot)
             self.orelse(node, elem, dot)
         elif isinstance(node, N.WithNode):
-            self.emit("v = %s(ctx, %s, vars)" % (self.pipeline(node.pipe, elem), dot))
+            self.emit("v = E[%d](ctx, %s, vars)" % (self.pipeline(node.pipe, elem), dot))
             self.emit("if v:")
             inner = self.local()
             self.depth += 1
@@ -194,7 +225,7 @@ class _Gen(object):
         elif isinstance(node, N.RangeNode):
             self.range(node, elem, dot)
         elif isinstance(node, N.TemplateNode):
-            pe = self.pipeline(node.pipe, elem) if node.pipe is not None else None
+            pe = "E[%d]" % self.pipeline(node.pipe, elem) if node.pipe is not None else None
             self.emit("template_call(ctx, S, %d, %r, %s, %s, vars, w)" % (self.ref(node), node.name, pe, dot))
         elif isinstance(node, (N.BreakNode, N.ContinueNode)):
             loop = self.loops[-1]
@@ -218,7 +249,7 @@ class _Gen(object):
         pipe = node.pipe
         decl = pipe.decl
         slots = [v.slot for v in decl]
-        self.emit("it = range_items(ctx, S, %d, %s(ctx, %s, vars), %d)"
+        self.emit("it = range_items(ctx, S, %d, E[%d](ctx, %s, vars), %d)"
                   % (self.ref(last_node(pipe)), self.pipeline(pipe, elem), dot, len(decl)))
         self.emit("if it is None:")
         if node.else_list is not None:
@@ -229,6 +260,7 @@ class _Gen(object):
             self.depth -= 1
         self.emit("else:")
         self.depth += 1
+        outer = self.lazy()
         inner = self.local()
         self.emit("for k, %s in it:" % inner)
         loop = [self.lines, False]
@@ -244,7 +276,8 @@ class _Gen(object):
             self.emit("vars[%d] = k" % slots[0])
             self.emit("vars[%d] = %s" % (slots[1], inner))
         self.depth -= 1
-        self.body(node.list, True, inner)
+        self.body(node.list, True, inner, False)
+        self.recipe, self.consts = outer
         self.loops.pop()
         if loop[1]:
             self.lines.insert(start, "    " * self.depth + "try:")
@@ -261,14 +294,14 @@ class _Gen(object):
         """A pipeline's ``ev``, storing declared/assigned variables."""
         cmds = [self.command(c, elem, pipe if i == 0 else last_at(pipe.cmds[i - 1]))
                 for i, c in enumerate(pipe.cmds)]
-        pe = cmds[0] if len(cmds) == 1 else self.closure("pipeline(%s)" % _tuple(cmds))
+        pe = cmds[0] if len(cmds) == 1 else self.closure("pipeline", tuple(cmds))
         if not pipe.decl:
             return pe
         slots = tuple(v.slot for v in pipe.decl)
         if None in slots:
             bad = pipe.decl[slots.index(None)]
-            return self.closure("bad_declare(%s, S, %d, %r)" % (pe, self.ref(last_node(pipe)), bad.ident[0]))
-        return self.closure("declare(%s, %r)" % (pe, slots))
+            return self.closure("bad_declare", pe, self.ref(last_node(pipe)), bad.ident[0])
+        return self.closure("declare", pe, slots)
 
     def command(self, cmd, elem, prev):
         """One command of a pipeline; ``prev`` is the node Go last recorded before it."""
@@ -283,28 +316,27 @@ class _Gen(object):
         if isinstance(first, N.VariableNode):
             return self.variable(first, args, elem)
         if isinstance(first, N.PipeNode):
-            return self.closure("pipe_cmd(S, %d, %d, %s, %r)" % (
-                self.ref(prev), self.ref(first), self.pipeline(first, elem), bool(args)))
+            return self.closure("pipe_cmd", self.ref(prev), self.ref(first), self.pipeline(first, elem), bool(args))
         if isinstance(first, N.NilNode):
-            return self.closure("nil_cmd(S, %d, %r)" % (self.ref(first), bool(args)))
-        return self.closure("operand_cmd(S, %d, %s, %r)" % (self.ref(first), self.operand(first, elem), bool(args)))
+            return self.closure("nil_cmd", self.ref(first), bool(args))
+        return self.closure("operand_cmd", self.ref(first), self.operand(first, elem), bool(args))
 
     def operand(self, node, elem):
         """An argument's ``ev`` (evalArg with an interface{} parameter)."""
         if isinstance(node, N.DotNode):
-            return "dot_ev"
+            return _DOT_EV
         if isinstance(node, N.NilNode):
-            return "nil_ev"
+            return _NIL_EV
         if isinstance(node, (N.StringNode, N.BoolNode, N.NumberNode)):
             if isinstance(node, N.NumberNode):
                 value, problem = X.ideal_constant(node)
                 if problem is not None:
-                    return self.closure("bad_number(S, %d, %r)" % (self.ref(node), problem))
+                    return self.closure("bad_number", self.ref(node), problem)
             else:
                 value = node.text if isinstance(node, N.StringNode) else node.value
             key = (value.__class__, repr(value))
             if key not in self.consts:
-                self.consts[key] = self.closure("const(%s)" % _literal(value))
+                self.consts[key] = self.closure("const", value)
             return self.consts[key]
         if isinstance(node, N.PipeNode):
             return self.pipeline(node, elem)
@@ -322,30 +354,29 @@ class _Gen(object):
         """``$x``, or ``$x.a.b``: a field chain on the variable's value."""
         i = self.ref(node)
         if len(node.ident) > 1:
-            base = self.closure("variable_base(S, %d, %r, %r)" % (i, node.slot, node.ident[0]))
+            base = self.closure("variable_base", i, node.slot, node.ident[0])
             return self.chain(node, base, node.ident[1:], args, elem, node.elem, False)
-        return self.closure("variable(S, %d, %r, %r, %r)" % (i, node.slot, node.ident[0], bool(args)))
+        return self.closure("variable", i, node.slot, node.ident[0], bool(args))
 
     def chain_node(self, node, args, elem):
         """``(pipeline).a.b``; on ``nil`` Go's explicit-nil error."""
         inner = node.node
         if isinstance(inner, N.NilNode):
-            return self.closure("chain_nil(S, %d)" % self.ref(node))
+            return self.closure("chain_nil", self.ref(node))
         base = self.operand(inner, elem)
         at = last_node(inner) if isinstance(inner, N.PipeNode) else inner
         return self.chain(node, base, node.field, args, elem, False, False, at)
 
     def chain(self, node, base, names, args, elem, raw, from_dot, at=None):
         evs = [self.operand(a, elem) for a in args]
-        return self.closure("chain(S, %d, %d, %s, %r, %r, %s, %r, %r)" % (
-            self.ref(node if at is None else at), self.ref(node), base, tuple(names),
-            tuple(self.ref(a) for a in args), _tuple(evs), bool(raw), from_dot))
+        return self.closure("chain", self.ref(node if at is None else at), self.ref(node), base, tuple(names),
+                            tuple(self.ref(a) for a in args), tuple(evs), bool(raw), from_dot)
 
     def call(self, cmd, ident, args, elem):
         evs = [self.operand(a, elem) for a in args]
         factory = "logic" if ident.ident in ("and", "or") else "call"
-        return self.closure("%s(S, %d, %d, %r, %r, %s)" % (
-            factory, self.ref(cmd), self.ref(ident), ident.ident, tuple(self.ref(a) for a in args), _tuple(evs)))
+        return self.closure(factory, self.ref(cmd), self.ref(ident), ident.ident, tuple(self.ref(a) for a in args),
+                            tuple(evs))
 
 
 # Node kinds in the flat node table: (kind, pos, fields...), child nodes as indexes into the table.

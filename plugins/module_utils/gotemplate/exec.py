@@ -2,10 +2,11 @@
 
 codegen turns each tree into one Python function: text, actions, ``if``/``with``/``range``,
 ``template`` calls and ``break``/``continue`` become Python statements; every expression (pipeline,
-command, operand) is a closure that one of the factories here builds when the generated module runs,
-given the static parts (slots, names, literal values) as arguments. Statements call ``ev(ctx, dot,
-vars)`` for an expression; a command additionally takes the pipeline's ``final`` value. Variables
-live in a per-execution list indexed by the slots the parser assigned.
+command, operand) is a closure one of the factories here builds, given the static parts (slots,
+names, literal values) as arguments and its subexpressions as indexes into ``live``, the file's list
+of expressions built so far (the generated code's ``E``). Statements call ``ev(ctx, dot, vars)``
+for an expression; a command additionally takes the pipeline's ``final`` value. Variables live in a
+per-execution list indexed by the slots the parser assigned.
 
 Nodes are not objects here but indexes into the template file's node table, ``src`` (a
 codegen.Source): ``src.node(i)`` decodes a node only to word an error (calls.err accepts the index)
@@ -46,6 +47,11 @@ def print_action(v):
         if v.GO_TYPE.startswith("*"):
             return format_value(v)[1:]
     return format_value(v)
+
+
+def printed(v):
+    """An action's output: its string, or printValue's."""
+    return v if v.__class__ is str else print_action(v)
 
 
 def ideal_constant(n):
@@ -109,7 +115,7 @@ def template_call(ctx, src, at, name, pe, dot, vars, w):
 
 
 # ------------------------------------------------------------ operands
-def const(value):
+def const(src, live, value):
     return lambda ctx, dot, vars: value
 
 
@@ -121,7 +127,7 @@ def nil_ev(ctx, dot, vars):
     return None
 
 
-def bad_number(src, at, problem):
+def bad_number(src, live, at, problem):
     """A number literal Go rejects where no type is expected (``overflows int``), when evaluated."""
     def ev(ctx, dot, vars):
         raise err(ctx, src, at, problem)
@@ -129,10 +135,10 @@ def bad_number(src, at, problem):
 
 
 # ------------------------------------------------------------ pipelines
-def pipeline(cmds):
+def pipeline(src, live, cmds):
     """The commands of a pipeline, each given the previous one's value as its final argument."""
-    first = cmds[0]
-    rest = cmds[1:]
+    first = live[cmds[0]]
+    rest = tuple([live[c] for c in cmds[1:]])
 
     def pe(ctx, dot, vars):
         v = first(ctx, dot, vars)
@@ -142,8 +148,9 @@ def pipeline(cmds):
     return pe
 
 
-def declare(pe, slots):
+def declare(src, live, pe, slots):
     """A pipeline that declares or assigns variables: its value is stored in each slot."""
+    pe = live[pe]
     if len(slots) == 1:
         s0 = slots[0]
 
@@ -160,8 +167,9 @@ def declare(pe, slots):
     return pe_decls
 
 
-def bad_declare(pe, src, at, name):
+def bad_declare(src, live, pe, at, name):
     """An assignment to a variable never declared: Go evaluates the pipeline, then fails."""
+    pe = live[pe]
     def pe_bad(ctx, dot, vars):
         pe(ctx, dot, vars)
         raise err(ctx, src, at, "undefined variable: %s" % name)
@@ -169,8 +177,9 @@ def bad_declare(pe, src, at, name):
 
 
 # ------------------------------------------------------------ commands
-def pipe_cmd(src, prev, first, pe, has_args):
+def pipe_cmd(src, live, prev, first, pe, has_args):
     """A parenthesized pipeline as a command; ``prev`` is the node Go last recorded before it."""
+    pe = live[pe]
     def run_pipe(ctx, dot, vars, final=MISSING):
         if has_args or final is not MISSING:
             raise err(ctx, src, prev, "can't give argument to non-function %s" % src.node(first))
@@ -178,7 +187,7 @@ def pipe_cmd(src, prev, first, pe, has_args):
     return run_pipe
 
 
-def nil_cmd(src, at, has_args):
+def nil_cmd(src, live, at, has_args):
     def run_nil(ctx, dot, vars, final=MISSING):
         if has_args or final is not MISSING:
             raise err(ctx, src, at, "can't give argument to non-function %s" % src.node(at))
@@ -186,8 +195,9 @@ def nil_cmd(src, at, has_args):
     return run_nil
 
 
-def operand_cmd(src, at, ev, has_args):
+def operand_cmd(src, live, at, ev, has_args):
     """A constant or dot as a command: it takes no arguments."""
+    ev = live[ev]
     def run_operand(ctx, dot, vars, final=MISSING):
         if has_args or final is not MISSING:
             raise err(ctx, src, at, "can't give argument to non-function %s" % src.node(at))
@@ -195,7 +205,7 @@ def operand_cmd(src, at, ev, has_args):
     return run_operand
 
 
-def variable_base(src, at, slot, name):
+def variable_base(src, live, at, slot, name):
     """The value of ``$x`` at the head of a field chain ``$x.a.b``."""
     def get(ctx, dot, vars):
         v = vars[slot] if slot is not None else UNSET
@@ -205,7 +215,7 @@ def variable_base(src, at, slot, name):
     return get
 
 
-def variable(src, at, slot, name, has_args):
+def variable(src, live, at, slot, name, has_args):
     """``$x``: the variable's slot. A bare variable takes no arguments (Go's "can't give argument to non-function")."""
     def run_var(ctx, dot, vars, final=MISSING):
         if has_args or final is not MISSING:
@@ -217,18 +227,20 @@ def variable(src, at, slot, name, has_args):
     return run_var
 
 
-def chain_nil(src, at):
+def chain_nil(src, live, at):
     def run_nil(ctx, dot, vars, final=MISSING):
         raise err(ctx, src, at, "indirection through explicit nil in %s" % src.node(at))
     return run_nil
 
 
-def chain(src, at, call_at, base, names, arg_idx, arg_evs, raw, from_dot):
+def chain(src, live, at, call_at, base, names, arg_idx, arg_evs, raw, from_dot):
     """A field chain ``.a.b`` on dot (``from_dot``) or on the value ``base`` gives, possibly a method call.
 
     ``raw``: the base value has static type interface{} (a range element), so nil is a
     nil interface (error on field access) rather than an invalid value. ``at`` is the node
     field errors cite, ``call_at`` the one a method call's errors cite."""
+    base = None if base is None else live[base]
+    arg_evs = tuple([live[e] for e in arg_evs])
     head = names[:-1]
     last = names[-1]
 
@@ -267,10 +279,11 @@ def chain(src, at, call_at, base, names, arg_idx, arg_evs, raw, from_dot):
     return run_chain
 
 
-def call(src, cmd, ident, name, arg_idx, arg_evs):
+def call(src, live, cmd, ident, name, arg_idx, arg_evs):
     """A function call. The function is looked up in the execution's table when it runs (each
     execution may bring its own functions). The argument conversion plan is built once per
     function signature and kept; only a typed signature needs the argument nodes."""
+    arg_evs = tuple([live[e] for e in arg_evs])
     plans = {}
 
     def run_call(ctx, dot, vars, final=MISSING):
@@ -285,8 +298,9 @@ def call(src, cmd, ident, name, arg_idx, arg_evs):
     return run_call
 
 
-def logic(src, cmd, ident, name, arg_idx, arg_evs):
+def logic(src, live, cmd, ident, name, arg_idx, arg_evs):
     """``and``/``or``: arguments evaluated lazily, as Go 1.18+ does, unless the function table replaced them."""
+    arg_evs = tuple([live[e] for e in arg_evs])
     want = name == "or"
     nargs = len(arg_evs)
 
