@@ -79,8 +79,30 @@ for _t in _FLOATS:
     _CHECKS[_t] = lambda v: v.__class__ is float
 
 
-def _is_raw(node):
+class Arg(object):
+    """A call argument that is no literal, as the argument checks see it without its node: whether
+    its value has static type interface{} (``raw``), and the node index Go's s.at records after it
+    (``at``). Its node (``src.node(index)``) is decoded only for an error's text."""
+    __slots__ = ("src", "index", "raw", "at")
+
+    def __init__(self, src, index, raw, at):
+        self.src = src
+        self.index = index
+        self.raw = raw
+        self.at = at
+
+    @property
+    def pos(self):
+        return self.src.node(self.index).pos
+
+    def __str__(self):
+        return str(self.src.node(self.index))
+
+
+def is_raw(node):
     """Whether ``node`` evaluates to a value of static type interface{} (a map element)."""
+    if node.__class__ is Arg:
+        return node.raw
     return isinstance(node, (N.FieldNode, N.ChainNode)) or (
         isinstance(node, N.VariableNode) and (len(node.ident) > 1 or node.elem))
 
@@ -134,11 +156,13 @@ def typed_value(ctx, src, node, ev, ptype, dot, vars):
         if _can_be_nil(ptype):
             return None
         raise err(ctx, src, node, "cannot assign nil to %s" % ptype)
-    return validate(ctx, src, _at(node), ev(ctx, dot, vars), ptype, _is_raw(node))
+    return validate(ctx, src, arg_at(node), ev(ctx, dot, vars), ptype, is_raw(node))
 
 
-def _at(node):
+def arg_at(node):
     """The node Go's s.at last recorded after evaluating the argument ``node``."""
+    if node.__class__ is Arg:
+        return node.at
     if isinstance(node, N.ChainNode) and isinstance(node.node, N.PipeNode):
         node = node.node
     if isinstance(node, N.PipeNode):
@@ -286,9 +310,9 @@ def _converter(src, node, ev, ptype):
                 return typed_value(ctx, src, node, ev, ptype, dot, vars)
             return literal
         return lambda ctx, dot, vars: value
-    raw = _is_raw(node)
+    raw = is_raw(node)
     check = _CHECKS.get(ptype)
-    node = _at(node)
+    node = arg_at(node)
     if check is None:
         def nilcheck(ctx, dot, vars):
             v = ev(ctx, dot, vars)
@@ -339,7 +363,7 @@ def call_function(ctx, src, cmd, ident, f, arg_nodes, arg_evs, dot, vars, final)
     argv = _args(ctx, src, ident, f, arg_nodes, arg_evs, dot, vars, final)
     if f.builtin is not None:
         if f.builtin == "len" and (final is None or (
-                final is MISSING and len(argv) == 1 and argv[0] is None and not _is_raw(arg_nodes[0]))):
+                final is MISSING and len(argv) == 1 and argv[0] is None and not is_raw(arg_nodes[0]))):
             # A nil that went through a pipeline (or a literal nil) is an invalid
             # reflect.Value, which Go's len cannot inspect; a nil read from a map can be.
             raise err(ctx, src, cmd, "error calling len: reflect: call of reflect.Value.Type on zero Value")

@@ -15,9 +15,11 @@ cache, a flat list of tuples (``flatten``) decoded one node at a time when first
 nested deeper than ``_MAX_DEPTH`` moves to a function of its own (Python limits indentation and
 nested loops), from which ``{{break}}``/``{{continue}}`` raise exec.Break/Continue to the loop.
 """
+import marshal
+
 from . import exec as X
 from . import nodes as N
-from .calls import last_at, last_node
+from .calls import Arg, arg_at, is_raw, last_at, last_node
 from .nodes import is_empty_tree
 
 # The names the generated statements use, and the factories of their expressions, numbered for the
@@ -33,7 +35,10 @@ _MAX_DEPTH = 24
 
 
 class Source(object):
-    """One template file as its code sees it: where its nodes are, and the nodes by index."""
+    """One template file as its code sees it: where its nodes are, and the nodes by index.
+
+    From the disk cache the node table is still marshal data (``flat``), loaded when an error
+    first needs a node: a render that fails nowhere never loads it."""
     __slots__ = ("tree", "memo", "flat")
 
     def __init__(self, tree, memo, flat=None):
@@ -45,6 +50,9 @@ class Source(object):
         return self.tree.location(pos)
 
     def node(self, i):
+        if self.memo is None:
+            self.flat = marshal.loads(self.flat)
+            self.memo = [None] * len(self.flat)
         n = self.memo[i]
         if n is None:
             n = self.memo[i] = _decode(self, self.flat[i])
@@ -52,6 +60,11 @@ class Source(object):
 
     def nodes(self, idx):
         return [self.node(i) for i in idx]
+
+    def args(self, specs):
+        """A call's arguments as calls' argument checks take them: literals as nodes, others as
+        calls.Arg (see _Gen.args)."""
+        return [Arg(self, i, raw, at) if literal is None else _decode(self, literal) for i, raw, at, literal in specs]
 
 
 def compile_file(name, text, trees):
@@ -82,7 +95,7 @@ def restore(name, text, meta, code, count, recipes, flat):
         tree = trees[tname] = N.Tree(tname, name, text)
         tree.nvars = nvars
         tree.empty = empty
-    src = Source(next(iter(trees.values())), [None] * len(flat), flat)
+    src = Source(next(iter(trees.values())), None, flat)
     live = [None] * count
     live[_DOT_EV], live[_NIL_EV] = X.dot_ev, X.nil_ev
     namespace = _namespace(code, src, live, list(recipes))
@@ -102,10 +115,11 @@ def _namespace(code, src, live, pending):
 
 
 def replay(src, live, pending, k):
-    """Build the expressions of body ``k`` into ``live``, as _Gen.closure built them. Cleared only
-    after: a concurrent first run builds them too rather than finding them missing."""
+    """Build the expressions of body ``k`` into ``live`` from its stored recipe (marshal data, read
+    only now), as _Gen.closure built them. Cleared only after: a concurrent first run builds them
+    too rather than finding them missing."""
     factories = _FACTORIES
-    for i, fid, args in pending[k]:
+    for i, fid, args in marshal.loads(pending[k]):
         live[i] = factories[fid](src, live, *args)
     pending[k] = None
 
@@ -370,13 +384,21 @@ class _Gen(object):
     def chain(self, node, base, names, args, elem, raw, from_dot, at=None):
         evs = [self.operand(a, elem) for a in args]
         return self.closure("chain", self.ref(node if at is None else at), self.ref(node), base, tuple(names),
-                            tuple(self.ref(a) for a in args), tuple(evs), bool(raw), from_dot)
+                            self.args(args), tuple(evs), bool(raw), from_dot)
 
     def call(self, cmd, ident, args, elem):
         evs = [self.operand(a, elem) for a in args]
         factory = "logic" if ident.ident in ("and", "or") else "call"
-        return self.closure(factory, self.ref(cmd), self.ref(ident), ident.ident, tuple(self.ref(a) for a in args),
-                            tuple(evs))
+        return self.closure(factory, self.ref(cmd), self.ref(ident), ident.ident, self.args(args), tuple(evs))
+
+    def args(self, args):
+        """What the argument checks of a call need, per argument: ``(node, raw, at, literal)``, with
+        a literal's node encoded whole (it has no children), so a typed call needs no node table."""
+        specs = []
+        for a in args:
+            literal = _encode(a, None) if isinstance(a, (N.StringNode, N.NumberNode, N.BoolNode, N.NilNode)) else None
+            specs.append((self.ref(a), is_raw(a), self.ref(arg_at(a)), literal))
+        return tuple(specs)
 
 
 # Node kinds in the flat node table: (kind, pos, fields...), child nodes as indexes into the table.

@@ -233,7 +233,7 @@ def chain_nil(src, live, at):
     return run_nil
 
 
-def chain(src, live, at, call_at, base, names, arg_idx, arg_evs, raw, from_dot):
+def chain(src, live, at, call_at, base, names, arg_specs, arg_evs, raw, from_dot):
     """A field chain ``.a.b`` on dot (``from_dot``) or on the value ``base`` gives, possibly a method call.
 
     ``raw``: the base value has static type interface{} (a range element), so nil is a
@@ -275,30 +275,30 @@ def chain(src, live, at, call_at, base, names, arg_idx, arg_evs, raw, from_dot):
                     return None if r is UNSET else r
             r = field(ctx, src, at, r, last, static)[0]
             return None if r is UNSET else r
-        return field_call(ctx, src, call_at, r, last, static, arg_idx, arg_evs, dot, vars, final)
+        return field_call(ctx, src, call_at, r, last, static, arg_specs, arg_evs, dot, vars, final)
     return run_chain
 
 
-def call(src, live, cmd, ident, name, arg_idx, arg_evs):
+def call(src, live, cmd, ident, name, arg_specs, arg_evs):
     """A function call. The function is looked up in the execution's table when it runs (each
     execution may bring its own functions). The argument conversion plan is built once per
-    function signature and kept; only a typed signature needs the argument nodes."""
+    function signature and kept; only a typed signature needs the arguments (codegen.Source.args)."""
     arg_evs = tuple([live[e] for e in arg_evs])
     plans = {}
 
     def run_call(ctx, dot, vars, final=MISSING):
         f = ctx.funcs.get(name) or ctx.ts.resolve(name, ctx, src, ident)
         if f.builtin is not None and (f.builtin == "call" or f.builtin == "len"):
-            return call_function(ctx, src, cmd, ident, f, src.nodes(arg_idx), arg_evs, dot, vars, final)
+            return call_function(ctx, src, cmd, ident, f, src.args(arg_specs), arg_evs, dot, vars, final)
         plan = plans.get(f.sig)
         if plan is None:
-            nodes = src.nodes(arg_idx) if f.params is not None else None
+            nodes = src.args(arg_specs) if f.params is not None else None
             plan = plans[f.sig] = make_plan(src, ident, f, nodes, arg_evs)
         return invoke(ctx, src, cmd, name, f.fn, plan(ctx, dot, vars, final))
     return run_call
 
 
-def logic(src, live, cmd, ident, name, arg_idx, arg_evs):
+def logic(src, live, cmd, ident, name, arg_specs, arg_evs):
     """``and``/``or``: arguments evaluated lazily, as Go 1.18+ does, unless the function table replaced them."""
     arg_evs = tuple([live[e] for e in arg_evs])
     want = name == "or"
@@ -307,7 +307,7 @@ def logic(src, live, cmd, ident, name, arg_idx, arg_evs):
     def run_logic(ctx, dot, vars, final=MISSING):
         f = ctx.funcs.get(name) or ctx.ts.resolve(name, ctx, src, ident)
         if f.builtin != name:
-            return call_function(ctx, src, cmd, ident, f, src.nodes(arg_idx), arg_evs, dot, vars, final)
+            return call_function(ctx, src, cmd, ident, f, src.args(arg_specs), arg_evs, dot, vars, final)
         if nargs == 0 and final is MISSING:
             raise err(ctx, src, ident, "wrong number of args for %s: want at least 1 got 0" % name)
         v = None
@@ -366,7 +366,7 @@ def field(ctx, src, node, r, name, static):
     raise err(ctx, src, node, "can't evaluate field %s in type %s" % (name, static or go_type_name(r)))
 
 
-def field_call(ctx, src, node, r, name, static, arg_idx, arg_evs, dot, vars, final):
+def field_call(ctx, src, node, r, name, static, arg_specs, arg_evs, dot, vars, final):
     """The last step of a chain when it has arguments (or a piped final value)."""
     if r is None:
         raise err(ctx, src, node, "nil pointer evaluating %s.%s" % (static or _INTERFACE, name))
@@ -374,7 +374,7 @@ def field_call(ctx, src, node, r, name, static, arg_idx, arg_evs, dot, vars, fin
     if gm is not None:
         m = gm(name)
         if m is not None:
-            return call_method(ctx, src, node, name, m, src.nodes(arg_idx), arg_evs, dot, vars, final)
+            return call_method(ctx, src, node, name, m, src.args(arg_specs), arg_evs, dot, vars, final)
     has_args = bool(arg_evs) or final is not MISSING
     if isinstance(r, dict):
         if has_args:

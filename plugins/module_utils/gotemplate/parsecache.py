@@ -86,5 +86,6 @@ def save(name, text, flags, idents, compiled):
     store = _store()
     if store is not None:
         meta, code, count, recipes, table = compiled
+        recipes = tuple(marshal.dumps(r) for r in recipes)
         store.put(key(name, text, flags), marshal.dumps((tuple(sorted(idents)), meta, code, count, recipes,
-                                                         codegen.flatten(table))))
+                                                         marshal.dumps(codegen.flatten(table)))))
