@@ -30,7 +30,7 @@ _FACTORY_NAMES = ("const", "bad_number", "pipeline", "declare", "bad_declare", "
                   "variable_base", "variable", "chain_nil", "chain", "call", "logic")
 _FACTORIES = tuple(getattr(X, name) for name in _FACTORY_NAMES)
 _FID = {name: i for i, name in enumerate(_FACTORY_NAMES)}
-_DOT_EV, _NIL_EV = 0, 1  # the first two expressions of every file: dot itself and nil
+_DOT_EV, _NIL_EV = 0, 1  # the first two expressions of every body: dot itself and nil
 _MAX_DEPTH = 24
 
 
@@ -70,7 +70,7 @@ class Source(object):
 def compile_file(name, text, trees):
     """Generate and compile the code of the ``trees`` parsed from one file, building their expressions
     at once; sets each tree's ``compiled`` and ``empty``. Returns what the disk cache keeps:
-    ``(meta, code, number of expressions, recipes, node table)``."""
+    ``(meta, code, recipes, node table)``."""
     src = Source(next(iter(trees.values())), [])
     gen = _Gen(src)
     meta = []
@@ -79,66 +79,72 @@ def compile_file(name, text, trees):
         tree.empty = is_empty_tree(tree.root)
         meta.append((tname, tree.nvars, tree.empty))
     code = compile("\n".join(gen.defs) + "\n", "<template %s>" % name, "exec", dont_inherit=True)
-    namespace = _namespace(code, src, gen.live, [None] * len(gen.recipes))
-    for k, tree in enumerate(trees.values()):
-        tree.compiled = namespace["_t%d" % k]
-    return meta, code, len(gen.live), tuple(tuple(r) for r in gen.recipes), src.memo
+    namespace = dict(RUNTIME, S=src)
+    namespace.update(("E%d" % k, live) for k, (live, recipe) in enumerate(gen.bodies) if recipe)
+    _install(code, namespace, trees.values())
+    return meta, code, tuple(tuple(recipe) for live, recipe in gen.bodies), src.memo
 
 
-def restore(name, text, meta, code, count, recipes, flat):
-    """The trees of ``compile_file``'s result for the file ``name`` with ``text``, ready to execute.
-
-    Each body's expressions are built from its recipe when it first runs: most of a chart is bodies
-    of conditions its values leave false, or templates it never includes."""
+def restore(name, text, meta, code, recipes, flat):
+    """The trees of ``compile_file``'s result for the file ``name`` with ``text``, ready to execute."""
     trees = {}
     for tname, nvars, empty in meta:
         tree = trees[tname] = N.Tree(tname, name, text)
         tree.nvars = nvars
         tree.empty = empty
     src = Source(next(iter(trees.values())), None, flat)
-    live = [None] * count
-    live[_DOT_EV], live[_NIL_EV] = X.dot_ev, X.nil_ev
-    namespace = _namespace(code, src, live, list(recipes))
-    for k, tree in enumerate(trees.values()):
-        tree.compiled = namespace["_t%d" % k]
+    namespace = dict(RUNTIME, S=src)
+    namespace.update(("E%d" % k, _Pending(src, namespace, k, recipe)) for k, recipe in enumerate(recipes) if recipe)
+    _install(code, namespace, trees.values())
     return trees
 
 
-def _namespace(code, src, live, pending):
-    namespace = dict(RUNTIME)
-    namespace["S"] = src
-    namespace["E"] = live
-    namespace["P"] = pending
-    namespace["replay"] = replay
+def _install(code, namespace, trees):
     exec(code, namespace)  # our own generated module: it defines the trees' functions
-    return namespace
+    for k, tree in enumerate(trees):
+        tree.compiled = namespace["_t%d" % k]
 
 
-def replay(src, live, pending, k):
-    """Build the expressions of body ``k`` into ``live`` from its stored recipe (marshal data, read
-    only now), as _Gen.closure built them. Cleared only after: a concurrent first run builds them
-    too rather than finding them missing."""
-    factories = _FACTORIES
-    for i, fid, args in marshal.loads(pending[k]):
-        live[i] = factories[fid](src, live, *args)
-    pending[k] = None
+class _Pending(object):
+    """The expressions of a body loaded from the disk cache, before the body first runs: the first
+    lookup builds them from the recipe (marshal data, read only now, as _Gen.closure built them) and
+    puts them in this object's place in the module's globals. Most of a chart is bodies of
+    conditions its values leave false, or templates it never includes: those are never built."""
+    __slots__ = ("src", "namespace", "k", "recipe")
+
+    def __init__(self, src, namespace, k, recipe):
+        self.src = src
+        self.namespace = namespace
+        self.k = k
+        self.recipe = recipe
+
+    def __getitem__(self, i):
+        src = self.src
+        live = [X.dot_ev, X.nil_ev]
+        factories = _FACTORIES
+        for fid, args in marshal.loads(self.recipe):
+            live.append(factories[fid](src, live, *args))
+        self.namespace["E%d" % self.k] = live
+        return live[i]
 
 
 class _Gen(object):
     """Builds a file's module source and its expressions. ``elem`` is threaded through as exec's
     compiler did: true when dot is a ``{{range}}`` element, whose static type is interface{} (nil
     there is a nil interface, which changes Go's errors for field access). ``dot`` names the Python
-    variable holding dot. An expression is an index into ``live`` (the generated code's ``E``)."""
+    variable holding dot. Each body (of a tree, ``if``, ``with``, ``range``, ``else``) has its own
+    expressions, ``E<k>`` in the code: an expression is an index into its body's list."""
 
     def __init__(self, src):
         self.src = src
         self.table = src.memo
-        self.live = [X.dot_ev, X.nil_ev]
-        self.recipes = []
+        self.bodies = []
+        self.body_k = None
+        self.live = None
         self.recipe = None
         self.defs = []
         self.refs = {}
-        self.consts = {}
+        self.consts = None
         self.count = 0
         self.lines = None
         self.depth = 0
@@ -152,21 +158,27 @@ class _Gen(object):
         return i
 
     def closure(self, factory, *args):
-        """A new expression: ``factory`` called with ``args`` (expressions in them as indexes), built
-        now and recorded in the current body's recipe, for replay."""
+        """A new expression of the current body: ``factory`` called with ``args`` (expressions in them
+        as indexes), built now and recorded in the body's recipe."""
         fid = _FID[factory]
         self.live.append(_FACTORIES[fid](self.src, self.live, *args))
-        self.recipe.append((len(self.live) - 1, fid, args))
+        self.recipe.append((fid, args))
         return len(self.live) - 1
 
+    def e(self, i):
+        """The code for expression ``i`` of the current body."""
+        return "E%d[%d]" % (self.body_k, i)
+
     def lazy(self):
-        """Start the recipe of a body here: its expressions are built when it first runs. Returns
-        what to restore when the body ends."""
-        outer = self.recipe, self.consts
-        self.recipe, self.consts = [], {}  # nothing shared with a body that may never run
-        self.emit("if P[%d] is not None: replay(S, E, P, %d)" % (len(self.recipes), len(self.recipes)))
-        self.recipes.append(self.recipe)
+        """Start a body's own expressions (dot and nil first). Returns what ``end`` restores."""
+        outer = self.body_k, self.live, self.recipe, self.consts
+        self.body_k = len(self.bodies)
+        self.live, self.recipe, self.consts = [X.dot_ev, X.nil_ev], [], {}
+        self.bodies.append((self.live, self.recipe))
         return outer
+
+    def end(self, outer):
+        self.body_k, self.live, self.recipe, self.consts = outer
 
     def emit(self, line):
         self.lines.append("    " * self.depth + line)
@@ -179,27 +191,42 @@ class _Gen(object):
     def function(self, name, lst, elem, lazy):
         outer = self.lines, self.depth
         self.lines, self.depth = ["def %s(ctx, dot, vars, w):" % name], 1
-        if lazy:
-            self.lazy()
+        started = self.lazy() if lazy else None
         self.block(lst, elem, "dot")
+        if lazy:
+            self.end(started)
         self.defs.append("\n".join(self.lines))
         self.lines, self.depth = outer
     def block(self, lst, elem, dot):
-        """A ListNode's statements; adjacent text is one write."""
+        """A ListNode's statements. Adjacent text and printing actions are one write: output is
+        only ever used whole (an error discards it), so writing later changes nothing."""
         start = len(self.lines)
+        writes = []
         text = ""
         for node in lst.nodes:
             if isinstance(node, N.TextNode):
                 text += node.text
                 continue
             if text:
-                self.emit("w(%r)" % text)
+                writes.append(repr(text))
                 text = ""
+            if isinstance(node, N.ActionNode) and not node.pipe.decl:
+                writes.append("printed(%s(ctx, %s, vars))" % (self.e(self.pipeline(node.pipe, elem)), dot))
+                continue
+            self.write(writes)
             self.stmt(node, elem, dot)
         if text:
-            self.emit("w(%r)" % text)
+            writes.append(repr(text))
+        self.write(writes)
         if len(self.lines) == start:
             self.emit("pass")
+
+    def write(self, writes):
+        if len(writes) == 1:
+            self.emit("w(%s)" % writes[0])
+        elif writes:
+            self.emit("w(\"\".join((%s)))" % ", ".join(writes))
+        writes.clear()
 
     def body(self, lst, elem, dot, lazy=True):
         self.depth += 1
@@ -212,23 +239,20 @@ class _Gen(object):
             self.emit("%s(ctx, %s, vars, w)" % (name, dot))
             self.function(name, lst, elem, False)
         if lazy:
-            self.recipe, self.consts = outer
+            self.end(outer)
         self.depth -= 1
 
     def stmt(self, node, elem, dot):
         """One statement node (exec.go walk)."""
         if isinstance(node, N.ActionNode):
-            pe = self.pipeline(node.pipe, elem)
-            if node.pipe.decl:  # a declaration prints nothing
-                self.emit("E[%d](ctx, %s, vars)" % (pe, dot))
-            else:
-                self.emit("w(printed(E[%d](ctx, %s, vars)))" % (pe, dot))
+            # A declaration, which prints nothing (block writes the other actions).
+            self.emit("%s(ctx, %s, vars)" % (self.e(self.pipeline(node.pipe, elem)), dot))
         elif isinstance(node, N.IfNode):
-            self.emit("if E[%d](ctx, %s, vars):" % (self.pipeline(node.pipe, elem), dot))
+            self.emit("if %s(ctx, %s, vars):" % (self.e(self.pipeline(node.pipe, elem)), dot))
             self.body(node.list, elem, dot)
             self.orelse(node, elem, dot)
         elif isinstance(node, N.WithNode):
-            self.emit("v = E[%d](ctx, %s, vars)" % (self.pipeline(node.pipe, elem), dot))
+            self.emit("v = %s(ctx, %s, vars)" % (self.e(self.pipeline(node.pipe, elem)), dot))
             self.emit("if v:")
             inner = self.local()
             self.depth += 1
@@ -239,7 +263,7 @@ class _Gen(object):
         elif isinstance(node, N.RangeNode):
             self.range(node, elem, dot)
         elif isinstance(node, N.TemplateNode):
-            pe = "E[%d]" % self.pipeline(node.pipe, elem) if node.pipe is not None else None
+            pe = self.e(self.pipeline(node.pipe, elem)) if node.pipe is not None else None
             self.emit("template_call(ctx, S, %d, %r, %s, %s, vars, w)" % (self.ref(node), node.name, pe, dot))
         elif isinstance(node, (N.BreakNode, N.ContinueNode)):
             loop = self.loops[-1]
@@ -263,8 +287,8 @@ class _Gen(object):
         pipe = node.pipe
         decl = pipe.decl
         slots = [v.slot for v in decl]
-        self.emit("it = range_items(ctx, S, %d, E[%d](ctx, %s, vars), %d)"
-                  % (self.ref(last_node(pipe)), self.pipeline(pipe, elem), dot, len(decl)))
+        self.emit("it = range_items(ctx, S, %d, %s(ctx, %s, vars), %d)"
+                  % (self.ref(last_node(pipe)), self.e(self.pipeline(pipe, elem)), dot, len(decl)))
         self.emit("if it is None:")
         if node.else_list is not None:
             self.body(node.else_list, elem, dot)
@@ -291,7 +315,6 @@ class _Gen(object):
             self.emit("vars[%d] = %s" % (slots[1], inner))
         self.depth -= 1
         self.body(node.list, True, inner, False)
-        self.recipe, self.consts = outer
         self.loops.pop()
         if loop[1]:
             self.lines.insert(start, "    " * self.depth + "try:")
@@ -302,6 +325,7 @@ class _Gen(object):
         else:
             self.lines[start:] = [line[4:] for line in self.lines[start:]]
         self.depth -= 2
+        self.end(outer)
 
     # ------------------------------------------------------------ expressions
     def pipeline(self, pipe, elem):

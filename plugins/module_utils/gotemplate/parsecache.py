@@ -71,11 +71,11 @@ def load(name, text, flags, funcs):
     if payload is None:
         return None
     try:
-        idents, meta, code, count, recipes, flat = marshal.loads(payload)
+        idents, meta, code, recipes, flat = marshal.loads(payload)
         idents = frozenset(idents)
         if not idents.issubset(funcs) or code.__class__ is not CodeType:
             return None
-        trees = codegen.restore(name, text, meta, code, count, recipes, flat)
+        trees = codegen.restore(name, text, meta, code, recipes, flat)
     except (EOFError, ValueError, TypeError, IndexError, KeyError, NameError):  # a damaged entry is a miss
         return None
     return trees, idents
@@ -85,7 +85,7 @@ def save(name, text, flags, idents, compiled):
     """Keep ``compiled`` (codegen.compile_file's result) for the next process that parses the same text."""
     store = _store()
     if store is not None:
-        meta, code, count, recipes, table = compiled
-        recipes = tuple(marshal.dumps(r) for r in recipes)
-        store.put(key(name, text, flags), marshal.dumps((tuple(sorted(idents)), meta, code, count, recipes,
+        meta, code, recipes, table = compiled
+        recipes = tuple(marshal.dumps(r) if r else None for r in recipes)
+        store.put(key(name, text, flags), marshal.dumps((tuple(sorted(idents)), meta, code, recipes,
                                                          marshal.dumps(codegen.flatten(table)))))
