@@ -1,19 +1,23 @@
-"""Template trees as Python source: one function per tree, compiled once, cacheable as a code object.
+"""Template trees as Python code: one function per tree, compiled once, cacheable as a code object.
 
 Closures compiled from a tree cannot outlive their process, so each fresh process (each Ansible
 task) used to decode the stored trees and compile them again: most of a cached render of a large
-chart. Instead each template file becomes one Python module. A function per tree holds its
-statements as Python statements (text writes, ``if``/``for``, ``break``/``continue``, variables in
-the slot list); module-level assignments build its expressions by calling exec's factories with
-their static parts. ``compile()`` turns the source into a code object, which parsecache stores with
-marshal: a fresh process with a warm cache loads it at C speed and runs the module, with no parse
-tree, no tree walk and no compiling.
+chart. Instead a template file becomes one Python module. A function per tree holds its statements
+as Python statements (writes, ``if``/``for``, ``break``/``continue``, variables in the slot list).
+Its expressions (pipelines, commands, operands) are closures made by exec's factories: the
+generator builds them as it goes and records each body's factory calls as a recipe of plain data.
+parsecache stores the code object and the recipes with marshal; a fresh process with a warm cache
+loads them at C speed and runs the module, with no parse tree, no tree walk and no ``compile()``.
+A body's expressions are built from its recipe when the body first looks one up (``_Pending``), so
+bodies that never run (most of a chart whose features are off) cost nothing. Expressions stay out
+of the generated source because compiling them as module code cost more than the closures did.
 
-The code refers to nodes (cited by errors, read to convert a literal for a typed parameter) by
-index into the file's node table (``Source``): after parsing, the nodes themselves; from the disk
-cache, a flat list of tuples (``flatten``) decoded one node at a time when first needed. A body
-nested deeper than ``_MAX_DEPTH`` moves to a function of its own (Python limits indentation and
-nested loops), from which ``{{break}}``/``{{continue}}`` raise exec.Break/Continue to the loop.
+The code refers to nodes by index into the file's node table (``Source``), decoded only for an
+error's text: a typed call checks its arguments from static specs (``_Gen.args``). After parsing
+the table holds the nodes themselves; from the disk cache it is marshal data of flat tuples
+(``flatten``), loaded when first needed. A body nested deeper than ``_MAX_DEPTH`` moves to a
+function of its own (Python limits indentation and nested loops), from which
+``{{break}}``/``{{continue}}`` raise exec.Break/Continue to its loop.
 """
 import marshal
 
