@@ -1,16 +1,19 @@
 """Compiled templates kept on disk, so a chart seen before skips lexing, parsing and compiling in a fresh process.
 
 Every Ansible task is a new process, so the in-memory parse cache of template.py starts empty each
-time. An entry here is one template file as codegen compiled it — the code object of its module, the
-names, variable counts and emptiness of its trees, its node table (flat tuples, for errors), and the
-identifiers the parser looked up as functions — keyed by the template's name and text, the parser's
-break/continue switches, the interpreter's bytecode version and ``ENGINE``: a hash of this package's
-source and the value model's, so any change to the template engine invalidates every entry.
+time. An entry here is one template file as codegen compiled it: the code object of its module,
+the names, variable counts and emptiness of its trees, each body's expression recipe and the node
+table (both still marshal data inside the entry, read only when a body first runs or an error
+needs a node), and the identifiers the parser looked up as functions. It is keyed by the template's
+name and text, the parser's break/continue switches, the interpreter's bytecode version and
+``ENGINE``: a hash of this package's source and the value model's, so any change to the template
+engine invalidates every entry.
 
 The entry is one ``marshal`` payload, which loads code objects and plain values at C speed: a warm
 fresh process then runs the module code, with no parse tree to decode and nothing to compile. The
-text itself is not stored: the caller has it, and it is part of the key. See diskcache for the
-guarantees (atomic writes, corrupt or foreign entries ignored, ``HELMLESS_CACHE=off``).
+text itself is not stored: the caller has it, and it is part of the key. An entry of another shape
+is a miss. See diskcache for the guarantees (atomic writes, corrupt or foreign entries ignored,
+``HELMLESS_CACHE=off``, an unwritable directory bypassed).
 """
 import marshal
 import sys
@@ -76,7 +79,7 @@ def load(name, text, flags, funcs):
         if not idents.issubset(funcs) or code.__class__ is not CodeType:
             return None
         trees = codegen.restore(name, text, meta, code, recipes, flat)
-    except (EOFError, ValueError, TypeError, IndexError, KeyError, NameError):  # a damaged entry is a miss
+    except (EOFError, ValueError, TypeError, IndexError, KeyError, NameError, StopIteration):  # another shape: a miss
         return None
     return trees, idents
 
