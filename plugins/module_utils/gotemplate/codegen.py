@@ -72,9 +72,8 @@ class Source(object):
 
 
 def compile_file(name, text, trees):
-    """Generate and compile the code of the ``trees`` parsed from one file, building their expressions
-    at once; sets each tree's ``compiled`` and ``empty``. Returns what the disk cache keeps:
-    ``(meta, code, recipes, node table)``."""
+    """Generate and compile the code of the ``trees`` parsed from one file; sets each tree's
+    ``compiled`` and ``empty``. Returns what the disk cache keeps: ``(meta, code, recipes, node table)``."""
     src = Source(next(iter(trees.values())), [])
     gen = _Gen(src)
     meta = []
@@ -83,10 +82,11 @@ def compile_file(name, text, trees):
         tree.empty = is_empty_tree(tree.root)
         meta.append((tname, tree.nvars, tree.empty))
     code = compile("\n".join(gen.defs) + "\n", "<template %s>" % name, "exec", dont_inherit=True)
+    recipes = tuple(tuple(recipe) for recipe in gen.recipes)
     namespace = dict(RUNTIME, S=src)
-    namespace.update(("E%d" % k, live) for k, (live, recipe) in enumerate(gen.bodies) if recipe)
+    namespace.update(("E%d" % k, _Pending(src, namespace, k, recipe)) for k, recipe in enumerate(recipes) if recipe)
     _install(code, namespace, trees.values())
-    return meta, code, tuple(tuple(recipe) for live, recipe in gen.bodies), src.memo
+    return meta, code, recipes, src.memo
 
 
 def restore(name, text, meta, code, recipes, flat):
@@ -110,10 +110,10 @@ def _install(code, namespace, trees):
 
 
 class _Pending(object):
-    """The expressions of a body loaded from the disk cache, before the body first runs: the first
-    lookup builds them from the recipe (marshal data, read only now, as _Gen.closure built them) and
-    puts them in this object's place in the module's globals. Most of a chart is bodies of
-    conditions its values leave false, or templates it never includes: those are never built."""
+    """The expressions of a body before it first runs: the first lookup builds them from the recipe
+    (from the disk cache still marshal data, read only now) and puts them in this object's place in
+    the module's globals. Most of a chart is bodies of conditions its values leave false, or
+    templates it never includes: those are never built."""
     __slots__ = ("src", "namespace", "k", "recipe")
 
     def __init__(self, src, namespace, k, recipe):
@@ -126,25 +126,25 @@ class _Pending(object):
         src = self.src
         live = [X.dot_ev, X.nil_ev]
         factories = _FACTORIES
-        for fid, args in marshal.loads(self.recipe):
+        recipe = self.recipe
+        for fid, args in marshal.loads(recipe) if recipe.__class__ is bytes else recipe:
             live.append(factories[fid](src, live, *args))
         self.namespace["E%d" % self.k] = live
         return live[i]
 
 
 class _Gen(object):
-    """Builds a file's module source and its expressions. ``elem`` is threaded through as exec's
+    """Builds a file's module source and its expressions' recipes. ``elem`` is threaded through as exec's
     compiler did: true when dot is a ``{{range}}`` element, whose static type is interface{} (nil
     there is a nil interface, which changes Go's errors for field access). ``dot`` names the Python
     variable holding dot. Each body (of a tree, ``if``, ``with``, ``range``, ``else``) has its own
-    expressions, ``E<k>`` in the code: an expression is an index into its body's list."""
+    expressions, ``E<k>`` in the code: an expression is an index into its body's list, built from
+    ``recipes[k]`` (``_Pending``)."""
 
     def __init__(self, src):
-        self.src = src
         self.table = src.memo
-        self.bodies = []
+        self.recipes = []
         self.body_k = None
-        self.live = None
         self.recipe = None
         self.defs = []
         self.refs = {}
@@ -162,12 +162,10 @@ class _Gen(object):
         return i
 
     def closure(self, factory, *args):
-        """A new expression of the current body: ``factory`` called with ``args`` (expressions in them
-        as indexes), built now and recorded in the body's recipe."""
-        fid = _FID[factory]
-        self.live.append(_FACTORIES[fid](self.src, self.live, *args))
-        self.recipe.append((fid, args))
-        return len(self.live) - 1
+        """A new expression of the current body: ``factory`` to be called with ``args`` (expressions in
+        them as indexes), recorded in the body's recipe. Returns its index."""
+        self.recipe.append((_FID[factory], args))
+        return len(self.recipe) + 1  # after dot and nil
 
     def e(self, i):
         """The code for expression ``i`` of the current body."""
@@ -175,14 +173,14 @@ class _Gen(object):
 
     def lazy(self):
         """Start a body's own expressions (dot and nil first). Returns what ``end`` restores."""
-        outer = self.body_k, self.live, self.recipe, self.consts
-        self.body_k = len(self.bodies)
-        self.live, self.recipe, self.consts = [X.dot_ev, X.nil_ev], [], {}
-        self.bodies.append((self.live, self.recipe))
+        outer = self.body_k, self.recipe, self.consts
+        self.body_k = len(self.recipes)
+        self.recipe, self.consts = [], {}
+        self.recipes.append(self.recipe)
         return outer
 
     def end(self, outer):
-        self.body_k, self.live, self.recipe, self.consts = outer
+        self.body_k, self.recipe, self.consts = outer
 
     def emit(self, line):
         self.lines.append("    " * self.depth + line)
