@@ -5,12 +5,12 @@ task) used to decode the stored trees and compile them again: most of a cached r
 chart. Instead a template file becomes one Python module. A function per tree holds its statements
 as Python statements (writes, ``if``/``for``, ``break``/``continue``, variables in the slot list).
 Its expressions (pipelines, commands, operands) are closures made by exec's factories: the
-generator builds them as it goes and records each body's factory calls as a recipe of plain data.
-parsecache stores the code object and the recipes with marshal; a fresh process with a warm cache
-loads them at C speed and runs the module, with no parse tree, no tree walk and no ``compile()``.
-A body's expressions are built from its recipe when the body first looks one up (``_Pending``), so
-bodies that never run (most of a chart whose features are off) cost nothing. Expressions stay out
-of the generated source because compiling them as module code cost more than the closures did.
+generator records each body's factory calls as a recipe of plain data, and a body's expressions are
+built from it when the body first looks one up (``_Pending``), so bodies that never run (most of a
+chart whose features are off) cost nothing. parsecache stores the code object and the recipes with
+marshal; a fresh process with a warm cache loads them at C speed and runs the module, with no parse
+tree, no tree walk and no ``compile()``. Expressions stay out of the generated source because
+compiling them as module code cost more than building the closures did.
 
 The code refers to nodes by index into the file's node table (``Source``), decoded only for an
 error's text: a typed call checks its arguments from static specs (``_Gen.args``). After parsing

@@ -3,8 +3,8 @@
 codegen turns each tree into one Python function: text, actions, ``if``/``with``/``range``,
 ``template`` calls and ``break``/``continue`` become Python statements; every expression (pipeline,
 command, operand) is a closure one of the factories here builds, given the static parts (slots,
-names, literal values) as arguments and its subexpressions as indexes into ``live``, the file's list
-of expressions built so far (the generated code's ``E``). Statements call ``ev(ctx, dot, vars)``
+names, literal values) as arguments and its subexpressions as indexes into ``live``, its body's list
+of expressions built so far (the generated code's ``E<k>``). Statements call ``ev(ctx, dot, vars)``
 for an expression; a command additionally takes the pipeline's ``final`` value. Variables live in a
 per-execution list indexed by the slots the parser assigned.
 
