@@ -104,7 +104,7 @@ def restore(name, text, meta, code, recipes, flat):
 
 
 def _install(code, namespace, trees):
-    exec(code, namespace)  # our own generated module: it defines the trees' functions
+    exec(code, namespace)  # pylint: disable=exec-used  # our own generated module: it defines the trees' functions
     for k, tree in enumerate(trees):
         tree.compiled = namespace["_t%d" % k]
 
