@@ -5,7 +5,7 @@ For each chart: the median of N renders, each of a freshly loaded chart, load ti
 (as SOURCES.md measures the oracle). Ours runs in a fresh process per chart, twice, against a
 persistent cache directory of its own: the first process shows the first render with nothing cached
 ("cold": what the first Ansible task on a controller pays besides imports), the second the first
-render of a fresh process whose template cache on disk is warm ("cached": every later task), and the
+render of a fresh process whose parse cache on disk is warm ("cached": every later task), and the
 median of the second process's other renders ("warm", in-process caches warm). Ratios to Helm for
 each, geometric means next to their targets. Charts whose default values fail by design use their
 first values file. Then the peak RSS of one render of the largest chart, each side in a fresh process.
@@ -167,9 +167,8 @@ def main(argv=None):
         print("geometric mean of ours/helm: cold %.2f (target <= %.1f), cached %.2f (target <= %.1f), warm %.2f"
               % (geo[0], TARGETS["cold"], geo[1], TARGETS["cached"], geo[2]))
         if geo[0] > TARGETS["cold"] or geo[1] > TARGETS["cached"]:
-            print("missed: cold = lexing + parsing + generating and compiling every template's code (plus writing "
-                  "the template cache); cached = loading the code + building the expressions of bodies that run + "
-                  "executing; see "
+            print("missed: cold = lexing + parsing + compiling every template to closures (plus writing the parse "
+                  "cache); cached = loading pickled trees + compiling them to closures + executing; see "
                   "cProfile of render_release")
     helm_rss, our_rss = peak_rss_mib("helm", LARGEST), peak_rss_mib("ours", LARGEST)
     fmt = lambda v: "%.0f MiB" % v if v is not None else "error"  # noqa: E731

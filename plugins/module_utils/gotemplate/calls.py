@@ -23,12 +23,9 @@ _UINTS = frozenset(("uint", "uint8", "uint16", "uint32", "uint64"))
 _FLOATS = frozenset(("float64", "float32"))
 
 
-def err(ctx, src, node, msg, cause=None):
-    """An ExecError located at ``node`` of ``src`` (a codegen.Source) while executing ``ctx.name``;
-    ``node`` may be its index in the source's node table, decoded only now."""
-    if node.__class__ is int:
-        node = src.node(node)
-    return ExecError(src.location(node.pos), ctx.name, str(node), msg, cause)
+def err(ctx, tree, node, msg, cause=None):
+    """An ExecError located at ``node`` of ``tree`` while executing ``ctx.name``."""
+    return ExecError(tree.location(node.pos), ctx.name, str(node), msg, cause)
 
 
 class Func(object):
@@ -79,52 +76,30 @@ for _t in _FLOATS:
     _CHECKS[_t] = lambda v: v.__class__ is float
 
 
-class Arg(object):
-    """A call argument that is no literal, as the argument checks see it without its node: whether
-    its value has static type interface{} (``raw``), and the node index Go's s.at records after it
-    (``at``). Its node (``src.node(index)``) is decoded only for an error's text."""
-    __slots__ = ("src", "index", "raw", "at")
-
-    def __init__(self, src, index, raw, at):
-        self.src = src
-        self.index = index
-        self.raw = raw
-        self.at = at
-
-    @property
-    def pos(self):
-        return self.src.node(self.index).pos
-
-    def __str__(self):
-        return str(self.src.node(self.index))
-
-
-def is_raw(node):
+def _is_raw(node):
     """Whether ``node`` evaluates to a value of static type interface{} (a map element)."""
-    if node.__class__ is Arg:
-        return node.raw
     return isinstance(node, (N.FieldNode, N.ChainNode)) or (
         isinstance(node, N.VariableNode) and (len(node.ident) > 1 or node.elem))
 
 
-def validate(ctx, src, node, v, ptype, raw):
+def validate(ctx, tree, node, v, ptype, raw):
     """exec.go validateType: ``v`` must be assignable to ``ptype``; no conversions.
 
     ``raw`` tells a nil read straight from a map (static type interface{}) from a nil
     that went through a pipeline (an invalid value): Go words the errors differently."""
     if v is None:
         if raw:
-            raise err(ctx, src, node, "wrong type for value; expected %s; got interface {}" % ptype)
+            raise err(ctx, tree, node, "wrong type for value; expected %s; got interface {}" % ptype)
         if _can_be_nil(ptype):
             return None
-        raise err(ctx, src, node, "invalid value; expected %s" % ptype)
+        raise err(ctx, tree, node, "invalid value; expected %s" % ptype)
     check = _CHECKS.get(ptype)
     if check is None or check(v):
         return v
-    raise err(ctx, src, node, "wrong type for value; expected %s; got %s" % (ptype, go_type_name(v)))
+    raise err(ctx, tree, node, "wrong type for value; expected %s; got %s" % (ptype, go_type_name(v)))
 
 
-def typed_value(ctx, src, node, ev, ptype, dot, vars):
+def typed_value(ctx, tree, node, ev, ptype, dot, vars):
     """exec.go evalArg for a parameter of Go type ``ptype``."""
     if ptype == _INTERFACE:
         return ev(ctx, dot, vars)
@@ -132,37 +107,35 @@ def typed_value(ctx, src, node, ev, ptype, dot, vars):
         if ptype == "string":
             if isinstance(node, N.StringNode):
                 return node.text
-            raise err(ctx, src, node, "expected string; found %s" % node)
+            raise err(ctx, tree, node, "expected string; found %s" % node)
         if ptype in _INTS:
             if isinstance(node, N.NumberNode) and node.is_int:
                 return go_int_class(ptype)(node.int_val)
-            raise err(ctx, src, node, "expected integer; found %s" % node)
+            raise err(ctx, tree, node, "expected integer; found %s" % node)
         if ptype in _UINTS:
             if isinstance(node, N.NumberNode) and node.is_uint:
                 return go_int_class(ptype)(node.int_val)
-            raise err(ctx, src, node, "expected unsigned integer; found %s" % node)
+            raise err(ctx, tree, node, "expected unsigned integer; found %s" % node)
         if ptype in _FLOATS:
             if isinstance(node, N.NumberNode) and node.is_float:
                 return node.float_val
-            raise err(ctx, src, node, "expected float; found %s" % node)
+            raise err(ctx, tree, node, "expected float; found %s" % node)
         if ptype == "bool":
             if isinstance(node, N.BoolNode):
                 return node.value
-            raise err(ctx, src, node, "expected bool; found %s" % node)
+            raise err(ctx, tree, node, "expected bool; found %s" % node)
         if ptype.startswith("interface") or ptype == "any":
             return ev(ctx, dot, vars)
-        raise err(ctx, src, node, "can't handle %s for arg of type %s" % (node, ptype))
+        raise err(ctx, tree, node, "can't handle %s for arg of type %s" % (node, ptype))
     if isinstance(node, N.NilNode):
         if _can_be_nil(ptype):
             return None
-        raise err(ctx, src, node, "cannot assign nil to %s" % ptype)
-    return validate(ctx, src, arg_at(node), ev(ctx, dot, vars), ptype, is_raw(node))
+        raise err(ctx, tree, node, "cannot assign nil to %s" % ptype)
+    return validate(ctx, tree, _at(node), ev(ctx, dot, vars), ptype, _is_raw(node))
 
 
-def arg_at(node):
+def _at(node):
     """The node Go's s.at last recorded after evaluating the argument ``node``."""
-    if node.__class__ is Arg:
-        return node.at
     if isinstance(node, N.ChainNode) and isinstance(node.node, N.PipeNode):
         node = node.node
     if isinstance(node, N.PipeNode):
@@ -188,15 +161,15 @@ def last_at(cmd):
     return first
 
 
-def _args(ctx, src, ident, f, arg_nodes, arg_evs, dot, vars, final):
+def _args(ctx, tree, ident, f, arg_nodes, arg_evs, dot, vars, final):
     n = len(arg_evs)
     numin = n if final is MISSING else n + 1
     if f.variadic:
         if numin < f.nfixed:
-            raise err(ctx, src, ident, "wrong number of args for %s: want at least %d got %d"
+            raise err(ctx, tree, ident, "wrong number of args for %s: want at least %d got %d"
                       % (f.name, f.nfixed, n))
     elif numin != f.nfixed:
-        raise err(ctx, src, ident, "wrong number of args for %s: want %d got %d" % (f.name, f.nfixed, numin))
+        raise err(ctx, tree, ident, "wrong number of args for %s: want %d got %d" % (f.name, f.nfixed, numin))
     params = f.params
     if params is None:
         if n == 1:
@@ -210,17 +183,17 @@ def _args(ctx, src, ident, f, arg_nodes, arg_evs, dot, vars, final):
     argv = []
     for i in range(n):
         ptype = params[i] if i < nfixed else f.vparam
-        argv.append(typed_value(ctx, src, arg_nodes[i], arg_evs[i], ptype, dot, vars))
+        argv.append(typed_value(ctx, tree, arg_nodes[i], arg_evs[i], ptype, dot, vars))
     if final is not MISSING:
         ptype = params[n] if n < nfixed else f.vparam
         errnode = arg_nodes[-1] if arg_nodes else ident
         if ptype != _INTERFACE:
-            final = validate(ctx, src, errnode, final, ptype, False)
+            final = validate(ctx, tree, errnode, final, ptype, False)
         argv.append(final)
     return argv
 
 
-def make_plan(src, ident, f, arg_nodes, arg_evs):
+def make_plan(tree, ident, f, arg_nodes, arg_evs):
     """``plan(ctx, dot, vars, final) -> argv`` for calling ``f`` at one call site.
 
     Arity is settled here once (both with and without a piped final value), and each
@@ -242,20 +215,20 @@ def make_plan(src, ident, f, arg_nodes, arg_evs):
         convs = tuple(arg_evs)
         final_check = None
     else:
-        convs = tuple(_converter(src, arg_nodes[i], arg_evs[i],
+        convs = tuple(_converter(tree, arg_nodes[i], arg_evs[i],
                                  params[i] if i < f.nfixed else f.vparam) for i in range(n))
         ptype = params[n] if n < f.nfixed else f.vparam
         final_check = None
         if ptype != _INTERFACE:
-            final_check = _final_checker(src, arg_nodes[-1] if arg_nodes else ident, ptype)
+            final_check = _final_checker(tree, arg_nodes[-1] if arg_nodes else ident, ptype)
 
     def plan(ctx, dot, vars, final):
         if final is MISSING:
             if bad_plain is not None:
-                raise err(ctx, src, ident, bad_plain)
+                raise err(ctx, tree, ident, bad_plain)
             return [c(ctx, dot, vars) for c in convs]
         if bad_final is not None:
-            raise err(ctx, src, ident, bad_final)
+            raise err(ctx, tree, ident, bad_final)
         argv = [c(ctx, dot, vars) for c in convs]
         argv.append(final if final_check is None else final_check(ctx, final))
         return argv
@@ -265,10 +238,10 @@ def make_plan(src, ident, f, arg_nodes, arg_evs):
         def plan1(ctx, dot, vars, final):
             if final is MISSING:
                 if bad_plain is not None:
-                    raise err(ctx, src, ident, bad_plain)
+                    raise err(ctx, tree, ident, bad_plain)
                 return (c0(ctx, dot, vars),)
             if bad_final is not None:
-                raise err(ctx, src, ident, bad_final)
+                raise err(ctx, tree, ident, bad_final)
             return (c0(ctx, dot, vars), final)
         return plan1
     if n == 2 and final_check is None:
@@ -277,47 +250,47 @@ def make_plan(src, ident, f, arg_nodes, arg_evs):
         def plan2(ctx, dot, vars, final):
             if final is MISSING:
                 if bad_plain is not None:
-                    raise err(ctx, src, ident, bad_plain)
+                    raise err(ctx, tree, ident, bad_plain)
                 return (c0(ctx, dot, vars), c1(ctx, dot, vars))
             if bad_final is not None:
-                raise err(ctx, src, ident, bad_final)
+                raise err(ctx, tree, ident, bad_final)
             return (c0(ctx, dot, vars), c1(ctx, dot, vars), final)
         return plan2
     return plan
 
 
-def _final_checker(src, errnode, ptype):
+def _final_checker(tree, errnode, ptype):
     """Check the piped final value against the parameter type ``ptype``."""
     check = _CHECKS.get(ptype)
 
     def final_check(ctx, v):
         if v is not None and (check is None or check(v)):
             return v
-        return validate(ctx, src, errnode, v, ptype, False)
+        return validate(ctx, tree, errnode, v, ptype, False)
     return final_check
 
 
-def _converter(src, node, ev, ptype):
+def _converter(tree, node, ev, ptype):
     """``conv(ctx, dot, vars)`` evaluating one argument for a parameter of type ``ptype``."""
     if ptype == _INTERFACE:
         return ev
     if isinstance(node, (N.StringNode, N.NumberNode, N.BoolNode, N.NilNode)):
         try:
             # Literals convert the same way every time: do it once (errors stay lazy).
-            value = typed_value(_PROBE, src, node, _no_eval, ptype, None, None)
+            value = typed_value(_PROBE, tree, node, _no_eval, ptype, None, None)
         except (ExecError, _NeedsEval):
             def literal(ctx, dot, vars):
-                return typed_value(ctx, src, node, ev, ptype, dot, vars)
+                return typed_value(ctx, tree, node, ev, ptype, dot, vars)
             return literal
         return lambda ctx, dot, vars: value
-    raw = is_raw(node)
+    raw = _is_raw(node)
     check = _CHECKS.get(ptype)
-    node = arg_at(node)
+    node = _at(node)
     if check is None:
         def nilcheck(ctx, dot, vars):
             v = ev(ctx, dot, vars)
             if v is None:
-                return validate(ctx, src, node, v, ptype, raw)
+                return validate(ctx, tree, node, v, ptype, raw)
             return v
         return nilcheck
 
@@ -325,7 +298,7 @@ def _converter(src, node, ev, ptype):
         v = ev(ctx, dot, vars)
         if v is not None and check(v):
             return v
-        return validate(ctx, src, node, v, ptype, raw)
+        return validate(ctx, tree, node, v, ptype, raw)
     return checked
 
 
@@ -344,38 +317,38 @@ class _Probe(object):
 _PROBE = _Probe()
 
 
-def invoke(ctx, src, node, name, fn, argv):
+def invoke(ctx, tree, node, name, fn, argv):
     """Call a template function or method as Go's ``safeCall`` does: its failure becomes
     ``error calling NAME: ...`` at ``node``; a nested template error stays the cause (the chain Helm
     reformats). Running out of stack is not the function's failure and passes through."""
     try:
         return fn(*argv)
     except TemplateError as exc:
-        raise err(ctx, src, node, "error calling %s" % name, exc)
+        raise err(ctx, tree, node, "error calling %s" % name, exc)
     except RecursionError:
         raise
     except Exception as exc:  # safeCall recovers any panic; our functions raise Python's errors for Go's panics
-        raise err(ctx, src, node, "error calling %s: %s" % (name, exc))
+        raise err(ctx, tree, node, "error calling %s: %s" % (name, exc))
 
 
-def call_function(ctx, src, cmd, ident, f, arg_nodes, arg_evs, dot, vars, final):
+def call_function(ctx, tree, cmd, ident, f, arg_nodes, arg_evs, dot, vars, final):
     """evalCall for a function of the FuncMap (``cmd`` is the command node, for errors)."""
-    argv = _args(ctx, src, ident, f, arg_nodes, arg_evs, dot, vars, final)
+    argv = _args(ctx, tree, ident, f, arg_nodes, arg_evs, dot, vars, final)
     if f.builtin is not None:
         if f.builtin == "len" and (final is None or (
-                final is MISSING and len(argv) == 1 and argv[0] is None and not is_raw(arg_nodes[0]))):
+                final is MISSING and len(argv) == 1 and argv[0] is None and not _is_raw(arg_nodes[0]))):
             # A nil that went through a pipeline (or a literal nil) is an invalid
             # reflect.Value, which Go's len cannot inspect; a nil read from a map can be.
-            raise err(ctx, src, cmd, "error calling len: reflect: call of reflect.Value.Type on zero Value")
+            raise err(ctx, tree, cmd, "error calling len: reflect: call of reflect.Value.Type on zero Value")
         if f.builtin == "call":
-            return _call_builtin(ctx, src, cmd, argv, arg_nodes, final)
-    return invoke(ctx, src, cmd, f.name, f.fn, argv)
+            return _call_builtin(ctx, tree, cmd, argv, arg_nodes, final)
+    return invoke(ctx, tree, cmd, f.name, f.fn, argv)
 
 
 _METHODS = {}
 
 
-def call_method(ctx, src, node, name, method, arg_nodes, arg_evs, dot, vars, final):
+def call_method(ctx, tree, node, name, method, arg_nodes, arg_evs, dot, vars, final):
     """evalCall for a method of a Go value (``.Files.Get "x"``)."""
     key = getattr(method, "__func__", None)
     f = _METHODS.get(key) if key is not None else None
@@ -383,15 +356,15 @@ def call_method(ctx, src, node, name, method, arg_nodes, arg_evs, dot, vars, fin
         f = Func(name, method)
         if key is not None:
             _METHODS[key] = f
-    argv = _args(ctx, src, node, f, arg_nodes, arg_evs, dot, vars, final)
-    return invoke(ctx, src, node, name, method, argv)
+    argv = _args(ctx, tree, node, f, arg_nodes, arg_evs, dot, vars, final)
+    return invoke(ctx, tree, node, name, method, argv)
 
 
 class _CallError(Exception):
     pass
 
 
-def _call_builtin(ctx, src, cmd, argv, arg_nodes, final):
+def _call_builtin(ctx, tree, cmd, argv, arg_nodes, final):
     """The ``call`` builtin: call a function value with the remaining arguments."""
     fn = argv[0]
     rest = argv[1:]
@@ -407,5 +380,5 @@ def _call_builtin(ctx, src, cmd, argv, arg_nodes, final):
         if not variadic and len(rest) != nfixed:
             raise _CallError("wrong number of args for %s: got %d want %d" % (callee, len(rest), nfixed))
     except _CallError as exc:
-        raise err(ctx, src, cmd, "error calling call: %s" % exc)
-    return invoke(ctx, src, cmd, "call", fn, rest)
+        raise err(ctx, tree, cmd, "error calling call: %s" % exc)
+    return invoke(ctx, tree, cmd, "call", fn, rest)

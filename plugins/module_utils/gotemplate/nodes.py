@@ -7,11 +7,8 @@ from ..govalue.strconv import go_quote
 
 
 class Tree(object):
-    """One named template: its root list, and the file (``parse_name``/``text``) it came from.
-
-    ``compiled`` is the function codegen generated for it, ``empty`` whether it only holds
-    whitespace (parse.IsEmptyTree): a tree loaded from the disk cache has both, and no root."""
-    __slots__ = ("name", "parse_name", "text", "root", "nvars", "compiled", "empty")
+    """One named template: its root list, and the file (``parse_name``/``text``) it came from."""
+    __slots__ = ("name", "parse_name", "text", "root", "nvars", "compiled")
 
     def __init__(self, name, parse_name, text):
         self.name = name
@@ -20,7 +17,6 @@ class Tree(object):
         self.root = None
         self.nvars = 1
         self.compiled = None
-        self.empty = None
 
     def location(self, pos):
         """``parse_name:line:col`` with Go's 0-based byte column."""

@@ -1,34 +1,30 @@
-"""Compiled templates kept on disk, so a chart seen before skips lexing, parsing and compiling in a fresh process.
+"""Parsed templates kept on disk, so a chart seen before skips lexing and parsing in a fresh process.
 
 Every Ansible task is a new process, so the in-memory parse cache of template.py starts empty each
-time. An entry here is one template file as codegen compiled it: the code object of its module,
-the names, variable counts and emptiness of its trees, each body's expression recipe and the node
-table (both still marshal data inside the entry, read only when a body first runs or an error
-needs a node), and the identifiers the parser looked up as functions. It is keyed by the template's
-name and text, the parser's break/continue switches, the interpreter's bytecode version and
-``ENGINE``: a hash of this package's source and the value model's, so any change to the template
-engine invalidates every entry.
+time. An entry here is the parser's output for one template file — its trees, before they are ever
+compiled or run, and the identifiers it looked up as functions — keyed by the template's name and
+text, the parser's break/continue switches and ``ENGINE``: a hash of this package's source and the
+value model's, so any change to the template engine invalidates every entry.
 
-The entry is one ``marshal`` payload, which loads code objects and plain values at C speed: a warm
-fresh process then runs the module code, with no parse tree to decode and nothing to compile. The
-text itself is not stored: the caller has it, and it is part of the key. An entry of another shape
-is a miss. See diskcache for the guarantees (atomic writes, corrupt or foreign entries ignored,
-``HELMLESS_CACHE=off``, an unwritable directory bypassed).
+Trees are stored as nested tuples of plain values (``encode``) in ``marshal`` format, not pickled:
+pickling slotted nodes was the largest cost of a cold kube-prometheus-stack render (0.48 s to write
+its trees, against 0.14 s in this form), and marshal reads plain values at C speed. Lists of nodes
+are decoded when first read (``_StoredList``), which exec does when it first runs them. The text
+itself is not stored: the caller has it, and it is part of the key. See diskcache for the guarantees
+(atomic writes, corrupt or foreign entries ignored, ``HELMLESS_CACHE=off``).
 """
 import marshal
 import sys
-from importlib.util import MAGIC_NUMBER
-from types import CodeType
 
 from ..diskcache import Store, digest, enabled
-from . import codegen
+from . import nodes as N
 
 MAX_BYTES = 256 * 1024 * 1024
 # Every module of this package and of the value model it parses literals with (strconv, unquote): the
-# stored code calls their functions and their code generated it.
+# parse trees are instances of their classes and their code built them.
 ENGINE_MODULES = {
-    "gotemplate": ("__init__", "builtins", "calls", "codegen", "errors", "exec", "lexer", "nodes", "parsecache",
-                   "parser", "template"),
+    "gotemplate": ("__init__", "builtins", "calls", "errors", "exec", "lexer", "nodes", "parsecache", "parser",
+                   "template"),
     "govalue": ("__init__", "cast", "fmt", "gopath", "re2", "reflect", "signature", "strconv", "unquote", "values"),
 }
 _state = {}
@@ -62,11 +58,11 @@ def _store():
 
 
 def key(name, text, flags):
-    return digest("templates", engine_digest(), str(marshal.version), MAGIC_NUMBER, name, text, repr(flags))
+    return digest("templates", engine_digest(), str(marshal.version), name, text, repr(flags))
 
 
 def load(name, text, flags, funcs):
-    """``(trees, idents)`` compiled from ``text`` before, or None; only when every ident is in ``funcs``."""
+    """``(trees, idents)`` parsed from ``text`` before, or None; only when every ident is in ``funcs``."""
     store = _store()
     if store is None:
         return None
@@ -74,21 +70,158 @@ def load(name, text, flags, funcs):
     if payload is None:
         return None
     try:
-        idents, meta, code, recipes, flat = marshal.loads(payload)
+        idents, stored = marshal.loads(payload)
         idents = frozenset(idents)
-        if not idents.issubset(funcs) or code.__class__ is not CodeType:
+        if not idents.issubset(funcs):
             return None
-        trees = codegen.restore(name, text, meta, code, recipes, flat)
-    except (EOFError, ValueError, TypeError, IndexError, KeyError, NameError, StopIteration):  # another shape: a miss
+        trees = {}
+        for tname, nvars, root in stored:
+            tree = trees[tname] = N.Tree(tname, name, text)
+            tree.nvars = nvars
+            tree.root = decode(root)
+    except (EOFError, ValueError, TypeError, IndexError):  # a damaged or foreign entry is a miss
         return None
     return trees, idents
 
 
-def save(name, text, flags, idents, compiled):
-    """Keep ``compiled`` (codegen.compile_file's result) for the next process that parses the same text."""
+def save(name, text, flags, trees, idents):
+    """Keep ``trees`` (not yet compiled) for the next process that parses the same text."""
     store = _store()
     if store is not None:
-        meta, code, recipes, table = compiled
-        recipes = tuple(marshal.dumps(r) if r else None for r in recipes)
-        store.put(key(name, text, flags), marshal.dumps((tuple(sorted(idents)), meta, code, recipes,
-                                                         marshal.dumps(codegen.flatten(table)))))
+        stored = [(tname, tree.nvars, encode(tree.root)) for tname, tree in trees.items()]
+        store.put(key(name, text, flags), marshal.dumps((tuple(sorted(idents)), stored)))
+
+
+# Node kinds in the stored form: (kind, pos, fields...).
+(_LIST, _TEXT, _ACTION, _PIPE, _COMMAND, _IDENT, _VAR, _DOT, _NIL, _FIELD, _CHAIN, _BOOL, _NUMBER,
+ _STRING, _IF, _RANGE, _WITH, _BREAK, _CONTINUE, _TEMPLATE) = range(20)
+_BRANCH = {N.IfNode: _IF, N.RangeNode: _RANGE, N.WithNode: _WITH}
+
+
+def encode(n):
+    """``n`` and its subtree as nested tuples of plain values (what marshal stores)."""
+    c = n.__class__
+    if c is N.TextNode:
+        return (_TEXT, n.pos, n.text)
+    if c is N.ListNode:
+        return (_LIST, n.pos, [encode(x) for x in n.nodes])
+    if c is N.ActionNode:
+        return (_ACTION, n.pos, encode(n.pipe))
+    if c is N.PipeNode:
+        return (_PIPE, n.pos, [encode(v) for v in n.decl], [encode(x) for x in n.cmds], n.is_assign)
+    if c is N.CommandNode:
+        return (_COMMAND, n.pos, [encode(x) for x in n.args])
+    if c is N.FieldNode:
+        return (_FIELD, n.pos, n.ident)
+    if c is N.IdentifierNode:
+        return (_IDENT, n.pos, n.ident)
+    if c is N.StringNode:
+        return (_STRING, n.pos, n.quoted, n.text)
+    if c is N.VariableNode:
+        return (_VAR, n.pos, n.ident, n.slot, n.elem)
+    if c is N.DotNode:
+        return (_DOT, n.pos)
+    if c in _BRANCH:
+        return (_BRANCH[c], n.pos, encode(n.pipe), encode(n.list),
+                None if n.else_list is None else encode(n.else_list))
+    if c is N.ChainNode:
+        return (_CHAIN, n.pos, encode(n.node), n.field)
+    if c is N.NilNode:
+        return (_NIL, n.pos)
+    if c is N.BoolNode:
+        return (_BOOL, n.pos, n.value)
+    if c is N.NumberNode:
+        return (_NUMBER, n.pos, n.text, n.is_int, n.is_uint, n.is_float, n.is_complex, n.int_val,
+                n.float_val, n.complex_val)
+    if c is N.TemplateNode:
+        return (_TEMPLATE, n.pos, n.name, None if n.pipe is None else encode(n.pipe))
+    if c is N.BreakNode:
+        return (_BREAK, n.pos)
+    if c is N.ContinueNode:
+        return (_CONTINUE, n.pos)
+    raise ValueError("cannot store node %r" % n)
+
+
+_new = object.__new__
+_LIST_NODES = N.ListNode.__dict__["nodes"]  # the slot, under the property of _StoredList
+
+
+class _StoredList(N.ListNode):
+    """A ListNode whose items are decoded when first read.
+
+    exec compiles the body of an if, with or range the first time it runs, so a body that
+    never runs (most of a chart whose features are switched off) is never decoded either."""
+    __slots__ = ("stored",)
+
+    @property
+    def nodes(self):
+        try:
+            return _LIST_NODES.__get__(self)
+        except AttributeError:
+            items = [decode(x) for x in self.stored]
+            _LIST_NODES.__set__(self, items)
+            return items
+
+
+def decode(t):
+    """The node ``encode`` gave ``t`` for; slots are set directly, as the parser left them."""
+    kind = t[0]
+    if kind == _TEXT:
+        n = _new(N.TextNode)
+        n.pos, n.text = t[1], t[2]
+    elif kind == _LIST:
+        n = _new(_StoredList)
+        n.pos, n.stored = t[1], t[2]
+    elif kind == _COMMAND:
+        n = _new(N.CommandNode)
+        n.pos, n.args = t[1], [decode(x) for x in t[2]]
+    elif kind == _FIELD:
+        n = _new(N.FieldNode)
+        n.pos, n.ident = t[1], t[2]
+    elif kind == _PIPE:
+        n = _new(N.PipeNode)
+        n.pos, n.decl, n.cmds, n.is_assign = t[1], [decode(x) for x in t[2]], [decode(x) for x in t[3]], t[4]
+    elif kind == _ACTION:
+        n = _new(N.ActionNode)
+        n.pos, n.pipe = t[1], decode(t[2])
+    elif kind == _IDENT:
+        n = _new(N.IdentifierNode)
+        n.pos, n.ident = t[1], t[2]
+    elif kind == _STRING:
+        n = _new(N.StringNode)
+        n.pos, n.quoted, n.text = t[1], t[2], t[3]
+    elif kind == _VAR:
+        n = _new(N.VariableNode)
+        n.pos, n.ident, n.slot, n.elem = t[1], t[2], t[3], t[4]
+    elif kind == _DOT:
+        n = _new(N.DotNode)
+        n.pos = t[1]
+    elif _IF <= kind <= _WITH:
+        n = _new((N.IfNode, N.RangeNode, N.WithNode)[kind - _IF])
+        n.pos, n.pipe, n.list = t[1], decode(t[2]), decode(t[3])
+        n.else_list = None if t[4] is None else decode(t[4])
+    elif kind == _CHAIN:
+        n = _new(N.ChainNode)
+        n.pos, n.node, n.field = t[1], decode(t[2]), t[3]
+    elif kind == _NIL:
+        n = _new(N.NilNode)
+        n.pos = t[1]
+    elif kind == _BOOL:
+        n = _new(N.BoolNode)
+        n.pos, n.value = t[1], t[2]
+    elif kind == _NUMBER:
+        n = _new(N.NumberNode)
+        (n.pos, n.text, n.is_int, n.is_uint, n.is_float, n.is_complex, n.int_val, n.float_val,
+         n.complex_val) = t[1:]
+    elif kind == _TEMPLATE:
+        n = _new(N.TemplateNode)
+        n.pos, n.name, n.pipe = t[1], t[2], None if t[3] is None else decode(t[3])
+    elif kind == _BREAK:
+        n = _new(N.BreakNode)
+        n.pos = t[1]
+    elif kind == _CONTINUE:
+        n = _new(N.ContinueNode)
+        n.pos = t[1]
+    else:
+        raise ValueError("unknown node kind %r" % (kind,))
+    return n

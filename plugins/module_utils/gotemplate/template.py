@@ -2,18 +2,18 @@
 
 Trees are immutable once parsed and are shared between clones (Helm's ``tpl`` clones the
 set for every call), and parse results are cached by text, so re-rendering the same
-chart neither re-parses nor re-compiles its templates. A parsed file is compiled at once to
-Python code (codegen), which also persists on disk (parsecache): a fresh process loads the
-code of what an earlier one parsed, with neither parsing nor compiling.
+chart neither re-parses nor re-compiles its templates; parse results also persist on disk
+(parsecache), so a fresh process skips parsing what an earlier one parsed.
 """
 import gc
 
 from ..govalue.strconv import go_quote
-from . import codegen, parsecache
+from . import parsecache
 from .builtins import BUILTINS
 from .calls import Func, err
 from .errors import ExecError
-from .exec import UNSET
+from .exec import UNSET, compile_tree
+from .nodes import is_empty_tree
 from .parser import Parser
 
 _MISSINGKEY = {"zero": "zero", "error": "error", "default": "default", "invalid": "default"}
@@ -66,11 +66,11 @@ class TemplateSet(object):
         for name in funcs:
             self._resolved.pop(name, None)
 
-    def resolve(self, name, ctx, src, node):
+    def resolve(self, name, ctx, tree, node):
         """The Func entry for ``name`` (built once, then looked up by the closures)."""
         fn = self._funcs.get(name)
         if fn is None:
-            raise err(ctx, src, node, "%s is not a defined function" % go_quote(name))
+            raise err(ctx, tree, node, "%s is not a defined function" % go_quote(name))
         builtin = name if _builtins().get(name) is fn else None
         f = self._resolved[name] = Func(name, fn, builtin)
         return f
@@ -85,13 +85,13 @@ class TemplateSet(object):
             trees = hit[0]
         else:
             enabled = gc.isenabled()
-            gc.disable()  # parsing and compiling only allocate objects that live on; collections are waste
+            gc.disable()  # parsing only allocates nodes that live on; collections are waste
             try:
                 stored = parsecache.load(name, text, flags, funcs)
                 if stored is None:
                     parser = Parser(name, text, funcs)
                     trees, idents = parser.parse(), frozenset(parser.idents)
-                    parsecache.save(name, text, flags, idents, codegen.compile_file(name, text, trees))
+                    parsecache.save(name, text, flags, trees, idents)
                 else:
                     trees, idents = stored
             finally:
@@ -104,7 +104,7 @@ class TemplateSet(object):
             _PARSE_CACHE[key] = (trees, flags, idents)
         for tname, tree in trees.items():
             old = self._trees.get(tname)
-            if old is not None and tree.empty:
+            if old is not None and is_empty_tree(tree.root) and old.root is not None:
                 continue
             self._trees[tname] = tree
         return self
@@ -131,9 +131,10 @@ class TemplateSet(object):
         if tree is None:
             raise ExecError(None, None, None, "template: no template %s associated with template %s"
                             % (go_quote(name), go_quote(self.name)))
+        run = tree.compiled or compile_tree(tree)
         out = []
         tvars = [data]
         if tree.nvars > 1:
             tvars.extend([UNSET] * (tree.nvars - 1))
-        tree.compiled(_Ctx(self, name, 0), data, tvars, out.append)
+        run(_Ctx(self, name, 0), data, tvars, out.append)
         return "".join(out)
