@@ -249,3 +249,23 @@ def test_function_errors_keep_python_message_and_location():
     with pytest.raises(ExecError) as info:
         ts.execute("t", None)
     assert str(info.value) == 'template: t:2:5: executing "t" at <boom>: error calling boom: bad thing'
+
+
+DEEP = 30
+NESTED_CASES = [
+    # Bodies nested 30 deep, with break and continue inside them: they must still reach their range loop.
+    ("{{ range $v := .Values.items }}" + "{{ if true }}" * DEEP + "{{ if eq $v \"b\" }}{{ continue }}{{ end }}"
+     "{{ if eq $v \"d\" }}{{ break }}{{ end }}{{ $v }}" + "{{ end }}" * DEEP + ";{{ end }}",
+     {"items": ["a", "b", "c", "d", "e"]}),
+    ("{{ range .Values.one }}" * DEEP + "x{{ break }}y" + "{{ end }}" * DEEP + "|"
+     + "{{ range $i, $v := .Values.one }}{{ with $v }}" * 12 + "{{ continue }}" + "{{ end }}{{ end }}" * 12 + "z",
+     {"one": ["x"]}),
+    ("".join("{{ %sif eq .Values.num \"%d\" }}%d" % ("else " if i else "", i, i) for i in range(40)) + "{{ end }}",
+     {"num": "39"}),
+    ("{{ with .Values.a }}" * DEEP + "{{ .b }}" + "{{ else }}none{{ end }}" * DEEP, {"a": {"b": 1}}),
+]
+
+
+@pytest.mark.parametrize("template,values", NESTED_CASES, ids=["nested%d" % i for i in range(len(NESTED_CASES))])
+def test_deeply_nested_bodies_with_break_and_continue_match_helm(template, values):
+    assert _run(template, values) == oracle(template, values)
