@@ -31,6 +31,23 @@ except ImportError:  # not CPython: co_filename keeps the path the code was comp
         return None
 
 
+def source_digest(modules):
+    """Hash of the source of ``modules`` (full names): the version key of a cache of what their code computes.
+
+    Modules loaded through the code cache have their hash already; others are read from their loader."""
+    parts = []
+    for name in modules:
+        known = SOURCE_DIGESTS.get(name)
+        if not known:
+            module = sys.modules.get(name)
+            if module is None:
+                __import__(name)
+                module = sys.modules[name]
+            known = digest(module.__loader__.get_data(module.__file__))
+        parts.append(known)
+    return digest(*parts)
+
+
 class CachedZipLoader:
     """Loads one module's source from the zip, through the code cache when there is one."""
 

@@ -14,7 +14,6 @@ itself is not stored: the caller has it, and it is part of the key. See diskcach
 (atomic writes, corrupt or foreign entries ignored, ``HELMLESS_CACHE=off``).
 """
 import marshal
-import sys
 
 from ..diskcache import Store, digest, enabled
 from . import nodes as N
@@ -30,24 +29,13 @@ ENGINE_MODULES = {
 _state = {}
 
 
-def _source_digest(name):
-    from ..codecache import SOURCE_DIGESTS  # lazy: importing codecache installs its zip finder; modules opt in
-    known = SOURCE_DIGESTS.get(name)
-    if known:
-        return known
-    module = sys.modules.get(name)
-    if module is None:
-        __import__(name)
-        module = sys.modules[name]
-    return digest(module.__loader__.get_data(module.__file__))
-
-
 def engine_digest():
     """Hash of the template engine's source (every module of ENGINE_MODULES), computed once per process."""
     if "engine" not in _state:
+        from ..codecache import source_digest  # lazy: importing codecache installs its zip finder; modules opt in
         root = __name__.rsplit(".", 2)[0]
-        _state["engine"] = digest(*(_source_digest(root + "." + package + ("" if m == "__init__" else "." + m))
-                                    for package, modules in ENGINE_MODULES.items() for m in modules))
+        _state["engine"] = source_digest([root + "." + package + ("" if m == "__init__" else "." + m)
+                                          for package, modules in ENGINE_MODULES.items() for m in modules])
     return _state["engine"]
 
 

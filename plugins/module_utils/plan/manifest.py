@@ -1,10 +1,10 @@
 """Manifests as objects: split, parse, identify (group/kind/namespace/name), order and mark as Helm's."""
-import json
 import re
 
 from .. import goyaml
 from ..errors import HelmlessError
 from ..goyaml import YAMLError
+from ..goyaml.doccache import cached
 
 INSTALL_ORDER = (
     "PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodSecurityPolicy",
@@ -107,26 +107,9 @@ def split_manifest(text):
     return docs
 
 
-# Document text -> its object as JSON: a no-op parses the previous revision's manifest and the new one,
-# mostly the same documents; a JSON copy costs a fraction of parsing the YAML again.
-_PARSED = {}
-_PARSED_MAX = 4096
-
-
 def _load_document(chunk):
-    known = _PARSED.get(chunk)
-    if known is not None:
-        return json.loads(known)
-    obj = load_yaml(chunk)
-    try:
-        encoded = json.dumps(obj)
-    except (TypeError, ValueError):
-        return obj
-    if json.loads(encoded) == obj:  # else not plain JSON data (non-string keys, NaN...): parsed every time
-        if len(_PARSED) >= _PARSED_MAX:
-            _PARSED.clear()
-        _PARSED[chunk] = encoded
-    return obj
+    """A no-op parses the previous revision's manifest and the new one, mostly the same documents."""
+    return cached(load_yaml, chunk)
 
 
 def parse_manifest(text):

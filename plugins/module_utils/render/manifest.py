@@ -10,6 +10,7 @@ import re
 from ..chart.metadata import scalar_to_string
 from ..errors import HelmlessError
 from ..goyaml import load
+from ..goyaml.doccache import cached
 
 SOURCE_HEADER = "---\n# Source: %s\n%s\n"
 
@@ -140,7 +141,7 @@ def split_manifests(big_file):
 
 
 def _load_yaml(text):
-    return load(text)
+    return cached(load, text)
 
 
 def _json_type(value):

@@ -1,0 +1,104 @@
+"""The document cache: a fresh process reuses the parsed value of a YAML document it parsed before; any
+doubt (damage, another reader, a value marshal cannot keep, a parse error) means parsing again."""
+import os
+
+import pytest
+
+from ansible_collections.helmless.core.plugins.module_utils import goyaml
+from ansible_collections.helmless.core.plugins.module_utils.goyaml import doccache, loader
+from ansible_collections.helmless.core.plugins.module_utils.plan.manifest import parse_manifest
+from ansible_collections.helmless.core.plugins.module_utils.render import manifest
+
+DOC = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  on: yes\n  count: 2\n"
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("HELMLESS_CACHE_DIR", str(tmp_path))
+    fresh_process(monkeypatch)
+    return tmp_path
+
+
+def fresh_process(monkeypatch):
+    monkeypatch.setattr(doccache, "_state", {"memo": {}})
+
+
+def forbid_parsing(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("parsed although the cache holds this document")
+    monkeypatch.setattr(goyaml, "iter_documents", refuse)
+
+
+def entries(cache_dir):
+    folder = os.path.join(str(cache_dir), "documents")
+    return sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+
+
+def test_a_fresh_process_reads_a_document_parsed_before_without_parsing(cache_dir, monkeypatch):
+    expected = manifest._load_yaml(DOC)
+    assert len(entries(cache_dir)) == 1
+    fresh_process(monkeypatch)
+    forbid_parsing(monkeypatch)
+    assert manifest._load_yaml(DOC) == expected
+    assert expected["data"] == {"true": True, "count": 2.0}  # go-yaml v2 typing, then JSON
+
+
+def test_every_call_gets_a_value_of_its_own(cache_dir):
+    first = manifest._load_yaml(DOC)
+    first["data"]["count"] = "changed"
+    assert manifest._load_yaml(DOC)["data"]["count"] == 2.0
+
+
+def test_the_planner_and_the_renderer_read_one_text_each_their_own_way(cache_dir):
+    chunk = "---\n# Source: c/templates/a.yaml\n" + DOC
+    planned = parse_manifest(chunk)[0].obj
+    assert planned["data"]["count"] == 2 and isinstance(planned["data"]["count"], int)
+    rendered = manifest._load_yaml(chunk)
+    assert rendered["data"]["count"] == 2.0 and isinstance(rendered["data"]["count"], float)
+    assert len(entries(cache_dir)) == 2
+
+
+def test_a_damaged_entry_is_parsed_again_with_the_same_value_and_rewritten(cache_dir, monkeypatch):
+    expected = manifest._load_yaml(DOC)
+    (name,) = entries(cache_dir)
+    path = os.path.join(str(cache_dir), "documents", name)
+    with open(path, "rb") as handle:
+        data = handle.read()
+    with open(path, "wb") as handle:
+        handle.write(data[:-3])
+    fresh_process(monkeypatch)
+    assert manifest._load_yaml(DOC) == expected
+    with open(path, "rb") as handle:
+        assert handle.read() == data
+
+
+def test_a_document_that_does_not_parse_is_not_kept_and_fails_every_time(cache_dir, monkeypatch):
+    bad = "a: [1\n"
+    for _attempt in range(2):
+        with pytest.raises(goyaml.YAMLError):
+            manifest._load_yaml(bad)
+        fresh_process(monkeypatch)
+    assert entries(cache_dir) == []
+
+
+def test_a_value_marshal_cannot_keep_exactly_is_parsed_every_time(cache_dir, monkeypatch):
+    calls = []
+
+    def reader(text):
+        calls.append(text)
+        return {"value": goyaml.NilMap()}
+    for _attempt in range(2):
+        assert isinstance(doccache.cached(reader, DOC)["value"], goyaml.NilMap)
+    assert len(calls) == 2 and entries(cache_dir) == []
+
+
+def test_with_the_cache_off_nothing_is_written(cache_dir, monkeypatch):
+    monkeypatch.setenv("HELMLESS_CACHE", "off")
+    assert manifest._load_yaml(DOC)["kind"] == "ConfigMap"
+    assert entries(cache_dir) == []
+
+
+def test_the_version_covers_every_module_of_the_yaml_package():
+    package = os.path.dirname(loader.__file__)
+    modules = {name[:-3] for name in os.listdir(package) if name.endswith(".py")}
+    assert modules == set(doccache._MODULES)
