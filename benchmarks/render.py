@@ -5,7 +5,7 @@ For each chart: the median of N renders, each of a freshly loaded chart, load ti
 (as SOURCES.md measures the oracle). Ours runs in a fresh process per chart, twice, against a
 persistent cache directory of its own: the first process shows the first render with nothing cached
 ("cold": what the first Ansible task on a controller pays besides imports), the second the first
-render of a fresh process whose parse cache on disk is warm ("cached": every later task), and the
+render of a fresh process whose parse and document caches on disk are warm ("cached": every later task), and the
 median of the second process's other renders ("warm", in-process caches warm). Ratios to Helm for
 each, geometric means next to their targets. Charts whose default values fail by design use their
 first values file. Then the peak RSS of one render of the largest chart, each side in a fresh process.
