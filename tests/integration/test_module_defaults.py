@@ -58,6 +58,8 @@ def test_one_module_defaults_block_for_the_group_serves_every_module(tmp_path, c
         ("template", {"chart_ref": chart, "release_name": rel}),
         ("release", {"name": rel, "namespace": namespace, "chart_ref": "local/demo", "chart_version": "1.0.0"}),
         ("release", {"name": rel, "namespace": namespace, "chart_ref": "local/demo", "chart_version": "1.1.0"}),
+        ("releases", {"releases": [{"name": rel, "namespace": namespace, "chart_ref": "local/demo",
+                                    "chart_version": "1.1.0"}]}),
         ("release_info", {"name": rel, "namespace": namespace}),
         ("rollback", {"name": rel, "namespace": namespace}),
         ("release_test", {"name": rel, "namespace": namespace}),
@@ -90,6 +92,7 @@ def test_one_module_defaults_block_for_the_group_serves_every_module(tmp_path, c
     by_name = {name: result for (name, _), result in zip(steps, results)}
     assert by_name["pull"]["version"] == "1.0.0"
     assert "name: %s-local" % rel in by_name["template"]["stdout"]
+    assert not by_name["releases"]["changed"]  # the same chart and values as the upgrade before it
     assert by_name["release_info"]["status"]["chart"] == "demo-1.1.0"
     assert by_name["rollback"]["status"]["revision"] == "3"
     assert by_name["rollback"]["status"]["chart"] == "demo-1.0.0"

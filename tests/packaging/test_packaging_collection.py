@@ -10,7 +10,7 @@ import yaml
 
 from collection_support import ROOT, build_and_install, isolated_env, run, tool
 
-MODULES = ("release", "rollback", "release_info", "release_test", "template", "repository", "pull", "registry_auth")
+MODULES = ("release", "releases", "rollback", "release_info", "release_test", "template", "repository", "pull", "registry_auth")
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +80,8 @@ def test_ansible_doc_renders_every_plugin(plugin, kind):
     assert doc["examples"].strip()
     assert doc["return"]
     if kind == "module":
-        key = {"repository": "repo_name", "pull": "destination", "template": "chart_ref", "registry_auth": "host"}
+        key = {"repository": "repo_name", "pull": "destination", "template": "chart_ref", "registry_auth": "host",
+               "releases": "releases"}
         assert key.get(plugin.rsplit(".", 1)[1], "release_name") in doc["doc"]["options"]
         text = run([tool("ansible-doc"), "-t", kind, plugin], env=env)
         assert text.returncode == 0 and "OPTIONS" in text.stdout and "EXAMPLES" in text.stdout, text.stderr

@@ -29,6 +29,7 @@ SIGNALS = {
     "gotemplate.calls._CallError",  # the ``call`` builtin's checks, reported as ``error calling call``
     "gotemplate.exec._Break",  # {{break}}
     "gotemplate.exec._Continue",  # {{continue}}
+    "gotemplate.parser._Fallback",  # an action the fast path cannot parse: the token path parses it
     "goyaml.loader._Fail",  # a decode error go-yaml reports only if the document parses
 }
 

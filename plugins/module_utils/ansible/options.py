@@ -433,6 +433,7 @@ REGISTRY_AUTH = dict({
                    "description": ["Talk plain HTTP to the registry (C(helm registry login --plain-http))."]},
 }, **_unused_connection("host"))
 
+
 def _release_item():
     """One release of helmless.core.releases: the release module's options, plus the role's ``chart`` and ``needs``."""
     item = copy.deepcopy(RELEASE)

@@ -69,9 +69,11 @@ def word_kinds(break_ok=True, continue_ok=True):
     return words
 
 
-def lex(text, words=_WORD_KIND):
-    """Tokenize ``text`` with the keywords of ``words`` (see word_kinds); returns the token list
-    (ending with EOF or ERROR, repeated)."""
+def lex(text, words=None):
+    """Tokenize ``text`` with the keywords of ``words`` (see word_kinds; default all of them); returns
+    the token list (ending with EOF or ERROR, repeated)."""
+    if words is None:
+        words = _WORD_KIND
     toks = []
     append = toks.append
     n = len(text)
