@@ -168,7 +168,7 @@ def main(argv=None):
               % (geo[0], TARGETS["cold"], geo[1], TARGETS["cached"], geo[2]))
         if geo[0] > TARGETS["cold"] or geo[1] > TARGETS["cached"]:
             print("missed: cold = lexing + parsing + compiling every template to closures (plus writing the parse "
-                  "cache); cached = loading pickled trees + compiling them to closures + executing; see "
+                  "cache); cached = decoding stored trees + compiling them to closures + executing; see "
                   "cProfile of render_release")
     helm_rss, our_rss = peak_rss_mib("helm", LARGEST), peak_rss_mib("ours", LARGEST)
     fmt = lambda v: "%.0f MiB" % v if v is not None else "error"  # noqa: E731
