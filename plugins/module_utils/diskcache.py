@@ -9,8 +9,11 @@ corrupt or foreign file (a key that does not match its name) reads as a miss and
 Writes go to a unique temporary file renamed over the entry: forks writing the same entry at once
 all succeed and leave one whole entry. Every failure to read or write (no home directory, a
 read-only or full disk) is a silent miss. ``HELMLESS_CACHE=off`` disables every cache;
-``HELMLESS_CACHE_DIR`` moves them (default ``$XDG_CACHE_HOME/helmless.core``). Each process prunes
-a cache once, on its first write, back under the cache's size bound (oldest entries first).
+``HELMLESS_CACHE_DIR`` moves them (default ``$XDG_CACHE_HOME/helmless.core``). A process prunes a
+cache back under its size bound (oldest entries first) on its first write, unless another process did
+so within the last ``PRUNE_INTERVAL`` seconds (the mtime of a ``<kind>.pruned`` stamp next to it): listing a
+cache of thousands of entries would otherwise be paid by every task that writes one, and a chart that
+renders random names writes on every task.
 
 Imports stay minimal: this module loads before the rest of module_utils (see codecache).
 """
@@ -24,6 +27,7 @@ FORMAT = 1
 _MAGIC = b"HLMC"
 _HEADER = struct.Struct(">4sH32sI")  # magic, format, key digest, crc32 of the payload
 _STALE_TMP_SECONDS = 3600
+PRUNE_INTERVAL = 60
 
 
 def enabled():
@@ -98,7 +102,24 @@ class Store:
             return False
         if not self._pruned:
             self._pruned = True
-            self.prune()
+            if self._prune_due():
+                self.prune()
+        return True
+
+    def _prune_due(self):
+        """Whether no process pruned this cache within PRUNE_INTERVAL; if so, the stamp is renewed now."""
+        stamp = self.directory + ".pruned"
+        try:
+            if time.time() - os.stat(stamp).st_mtime < PRUNE_INTERVAL:
+                return False
+        except OSError:
+            pass
+        try:
+            with open(stamp, "ab"):
+                pass
+            os.utime(stamp)
+        except OSError:
+            pass
         return True
 
     def prune(self, max_bytes=None):

@@ -119,6 +119,9 @@ def _fail(exc, params, diff, client, warnings, progress, command):
 
 
 def _values_sources(params, warnings, command, **extra):
+    """``values_files`` with URLs fetched (repo.values_sources); the repository code loads only for a URL."""
+    if not any(re.match(r"(?i)https?://", item) for item in params.get("values_files") or ()):
+        return list(params.get("values_files") or ())
     from ..repo import RepoError, values_sources
     try:
         return values_sources(params)
@@ -140,8 +143,9 @@ def _render(params, engine, progress, warnings):
     """The ReleaseInput of the chart the options name, rendered for the release (actions.prepare decides how)."""
     from ..actions.prepare import RenderRequest, prepare
     from ..render import RenderError
+    from ..render.template import local_chart
 
-    chart_ref, want = _local_chart(params)
+    chart_ref, want = local_chart(params)
     if chart_ref is None:
         from ..repo import RepoError, chart_from_options
         try:  # repository/URL charts are fetched here, before the release is read or planned
@@ -164,17 +168,6 @@ def _render(params, engine, progress, warnings):
     if want and want != have:
         raise ModuleFailure("chart_version %s requested but %s has version %s" % (want, chart_ref, have))
     return inp
-
-
-def _local_chart(params):
-    """``(path, version)`` for a chart directory or archive on disk that needs no dependency update nor
-    provenance check, as repo.chart_from_options decides; ``(None, None)`` otherwise. Lets a task with a
-    local chart skip loading the repository code (HTTP, TLS, OCI), which only remote charts need."""
-    ref = params.get("chart_ref")
-    if (not ref or params.get("chart_repo_url") or params.get("dependency_update") or params.get("verify")
-            or ref.startswith("oci://") or not os.path.exists(ref)):
-        return None, None
-    return ref, params.get("chart_version") or None
 
 
 @redacted

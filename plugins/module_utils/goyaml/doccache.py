@@ -6,7 +6,8 @@ all (three quarters of a cached argo-cd render was parsing its rendered YAML). A
 marshal form of what a reader (``goyaml.load``, the planner's) returned, keyed by the reader, the text
 and a hash of this package's source and the reader's module;
 documents whose value marshal cannot store exactly (a type of the value model) and documents that fail
-to parse are never kept. See diskcache for the guarantees (atomic writes, corrupt or foreign entries
+to parse are never kept, and documents under ``DISK_MIN_BYTES`` stay in the process only: they parse
+faster than an entry is written (a test Pod named by randAlphaNum would be written on every task). See diskcache for the guarantees (atomic writes, corrupt or foreign entries
 ignored, ``HELMLESS_CACHE=off``).
 """
 import marshal
@@ -15,6 +16,7 @@ from ..diskcache import Store, digest, enabled
 
 MAX_BYTES = 128 * 1024 * 1024
 _MEMO_MAX = 4096
+DISK_MIN_BYTES = 1024
 _MODULES = ("__init__", "dump", "emitter", "errors", "gojson", "gotoml", "loader", "resolve", "doccache")
 _state = {"memo": {}}
 
@@ -44,7 +46,7 @@ def cached(load, text):
     memo = _state["memo"]
     reader = "%s.%s" % (load.__module__, load.__qualname__)
     payload = memo.get((reader, text))
-    store = _store()
+    store = _store() if len(text) >= DISK_MIN_BYTES else None
     key = None
     if payload is None and store is not None:
         key = digest("documents", _version(load.__module__), str(marshal.version), reader, text)

@@ -5,7 +5,6 @@ dict and warnings; no Ansible import here, so it is testable and reusable.
 """
 import os
 
-from ..repo import RepoError, chart_from_options
 from . import RenderError, render_release
 from .manifest import SOURCE_HEADER, RenderManifestError, template_output
 from ..errors import HelmlessError
@@ -15,9 +14,24 @@ class TemplateCommandError(HelmlessError):
     """The template could not be produced; the message is for the user."""
 
 
+def local_chart(options):
+    """``(path, version)`` for a chart directory or archive on disk that needs no dependency update nor
+    provenance check, as repo.chart_from_options decides; ``(None, None)`` otherwise. Lets a task with a
+    local chart skip loading the repository code (HTTP, TLS, OCI), which only remote charts need."""
+    ref = options.get("chart_ref")
+    if (not ref or options.get("chart_repo_url") or options.get("dependency_update") or options.get("verify")
+            or ref.startswith("oci://") or not os.path.exists(ref)):
+        return None, None
+    return ref, options.get("chart_version") or None
+
+
 def _check_chart(options, warnings):
     """The local chart path: repository/URL charts are fetched (and dependencies updated) first.
     Returns ``(path, version a local chart is expected to have or None)``."""
+    path, version = local_chart(options)
+    if path is not None:
+        return path, version
+    from ..repo import RepoError, chart_from_options
     try:
         return chart_from_options(options, warnings)
     except RepoError as exc:

@@ -85,14 +85,34 @@ def test_pruning_removes_the_oldest_entries_down_to_three_quarters_of_the_bound_
     assert sum(os.path.getsize(os.path.join(store.directory, n)) for n in left) <= 5000 * 3 // 4
 
 
-def test_a_process_prunes_on_its_first_write(tmp_path, monkeypatch):
+def _held(store):
+    return sum(os.path.getsize(os.path.join(store.directory, n)) for n in os.listdir(store.directory))
+
+
+def test_a_process_prunes_on_its_first_write_when_no_process_did_within_the_interval(tmp_path, monkeypatch):
     monkeypatch.delenv("HELMLESS_CACHE", raising=False)
     first = Store("things", 2500, str(tmp_path))
     for i in range(5):
         first.put(digest(str(i)), b"x" * 1000)  # no pruning after the first write of this process
     assert len(os.listdir(first.directory)) == 5
     Store("things", 2500, str(tmp_path)).put(digest("new"), b"x" * 1000)
-    assert sum(os.path.getsize(os.path.join(first.directory, n)) for n in os.listdir(first.directory)) <= 2500
+    assert len(os.listdir(first.directory)) == 6, "pruned again within PRUNE_INTERVAL of the last pruning"
+    stamp = first.directory + ".pruned"
+    old = time.time() - diskcache.PRUNE_INTERVAL - 1
+    os.utime(stamp, (old, old))
+    Store("things", 2500, str(tmp_path)).put(digest("newer"), b"x" * 1000)
+    assert _held(first) <= 2500
+    assert time.time() - os.stat(stamp).st_mtime < diskcache.PRUNE_INTERVAL
+
+
+def test_a_first_write_into_a_cache_never_pruned_prunes_it(tmp_path, monkeypatch):
+    monkeypatch.delenv("HELMLESS_CACHE", raising=False)
+    folder = tmp_path / "things"
+    folder.mkdir()
+    for i in range(5):
+        (folder / digest(str(i))).write_bytes(b"x" * 1000)
+    Store("things", 2500, str(tmp_path)).put(digest("new"), b"x" * 1000)
+    assert _held(Store("things", 2500, str(tmp_path))) <= 2500
 
 
 WRITER = r"""

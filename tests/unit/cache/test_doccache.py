@@ -9,7 +9,8 @@ from ansible_collections.helmless.core.plugins.module_utils.goyaml import doccac
 from ansible_collections.helmless.core.plugins.module_utils.plan.manifest import parse_manifest
 from ansible_collections.helmless.core.plugins.module_utils.render import manifest
 
-DOC = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  on: yes\n  count: 2\n"
+DOC = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  on: yes\n  count: 2\n  text: %s\n" % ("x" * 1000)
+SMALL = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n"
 
 
 @pytest.fixture
@@ -40,7 +41,15 @@ def test_a_fresh_process_reads_a_document_parsed_before_without_parsing(cache_di
     fresh_process(monkeypatch)
     forbid_parsing(monkeypatch)
     assert manifest._load_yaml(DOC) == expected
-    assert expected["data"] == {"true": True, "count": 2.0}  # go-yaml v2 typing, then JSON
+    assert expected["data"] == {"true": True, "count": 2.0, "text": "x" * 1000}  # go-yaml v2 typing, then JSON
+
+
+def test_a_document_under_the_disk_minimum_is_kept_in_the_process_only(cache_dir, monkeypatch):
+    assert len(SMALL) < doccache.DISK_MIN_BYTES <= len(DOC)
+    expected = manifest._load_yaml(SMALL)
+    assert entries(cache_dir) == []
+    forbid_parsing(monkeypatch)
+    assert manifest._load_yaml(SMALL) == expected == {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "b"}}
 
 
 def test_every_call_gets_a_value_of_its_own(cache_dir):
