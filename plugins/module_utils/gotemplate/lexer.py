@@ -223,7 +223,7 @@ def _recipe(m, base):
     text = m.string
     kw, define, ctl, name, v1, v2, assign, cmds, close = m.groups()
     trim = close[0] == "-"
-    right = m.start(_G_CLOSE) + trim - base
+    right = m.start("close") + trim - base
     if kw is not None:
         return (R_END if kw == "end" else R_ELSE, right, trim, None, None, None)
     if define is not None:
@@ -232,20 +232,20 @@ def _recipe(m, base):
     name_pos = None
     if name is not None:
         head = R_TEMPLATE
-        name_pos = m.start(_G_NAME) - base
+        name_pos = m.start("name") - base
         name = _unquote_simple(name)
     if cmds is None:
         if v1 is not None or head != R_TEMPLATE:
             return None
         return (head, right, trim, name, name_pos, None)
-    start, stop = m.span(_G_CMDS)
+    start, stop = m.span("cmds")
     declared = ()
     if v1 is not None:
-        declared = ((m.start(_G_V1) - base, v1),)
+        declared = ((m.start("v1") - base, v1),)
         if v2 is not None:
             if head != R_RANGE:
                 return None
-            declared += ((m.start(_G_V2) - base, v2),)
+            declared += ((m.start("v2") - base, v2),)
     cmds = []
     ops = None
     outer = []
@@ -290,10 +290,25 @@ def _recipe(m, base):
     return (head, right, trim, name, name_pos, pipe)
 
 
+class _Lazy(object):
+    """A regex compiled when first used: SIMPLE alone takes ~5 ms to compile, and a task whose
+    templates all come from the parse cache never lexes."""
+
+    def __init__(self, pattern, flags):
+        self._source = (pattern, flags)
+
+    def __getattr__(self, name):  # only for what is not set yet: compile once, then keep ``match`` at hand
+        compiled = self.__dict__.get("_compiled")
+        if compiled is None:
+            compiled = self._compiled = re.compile(*self._source)
+            self.match = compiled.match
+        return getattr(compiled, name)
+
+
 # One token inside an action, after the spaces before it.  A word, field or variable must
 # end at a terminator (Go's atTerminator); one that does not matches ``badword`` instead.
 _TERMINATED = r"(?=[ \t\r\n.,|:)(]|\}\}|\Z)"
-_TOKEN = re.compile(r"""
+_TOKEN = _Lazy(r"""
     (?P<space>[ \t\r\n]*)
     (?:
       (?P<field>\.(?![0-9])\w*)""" + _TERMINATED + r"""
@@ -334,7 +349,7 @@ def _pipe(op):
 _OP1 = "(?:" + _OP + r"|\([ \t\r\n]*" + _pipe(_OP) + r"[ \t\r\n]*\))"
 _VAR = r"\$\w*"
 _KEYWORD_WORD = r"(?:block|break|continue|define|else|end|if|range|template|with)(?!\w)"
-SIMPLE = re.compile(r"""[ \t\r\n]*(?:
+SIMPLE = _Lazy(r"""[ \t\r\n]*(?:
       (?P<kw>end|else)
     | define[ \t\r\n]+(?P<define>"[^"\\\n]*"|`[^`]*`)
     | (?:(?P<ctl>if|with|range)[ \t\r\n]+
@@ -344,7 +359,6 @@ SIMPLE = re.compile(r"""[ \t\r\n]*(?:
          (?:[ \t\r\n]+(?P<assign>=)|[ \t\r\n]*:=)[ \t\r\n]*)?
       (?P<cmds>""" + _pipe(_OP1) + r""")?
     )[ \t\r\n]*(?P<close>\}\}|(?<=[ \t\r\n])-\}\}[ \t\r\n]*)""", re.X | re.A)
-_G_NAME, _G_V1, _G_V2, _G_CMDS, _G_CLOSE = (SIMPLE.groupindex[g] for g in ("name", "v1", "v2", "cmds", "close"))
 # The tokens of a SIMPLE action's pipeline, each with the spaces before it: an operand, "|", "(" or ")".
 OPERAND = re.compile(r"""([ \t\r\n]*)(\||\(|\)|(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*
     |"(?:[^"\\\n]|\\[^\n])*"|`[^`]*`|[0-9]+)""", re.X | re.A)
