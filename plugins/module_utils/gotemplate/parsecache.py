@@ -4,7 +4,10 @@ Every Ansible task is a new process, so the in-memory parse cache of template.py
 time. An entry here is the parser's output for one template file — its trees, before they are ever
 compiled or run, and the identifiers it looked up as functions — keyed by the template's name and
 text, the parser's break/continue switches and ``ENGINE``: a hash of this package's source and the
-value model's, so any change to the template engine invalidates every entry.
+value model's, so any change to the template engine invalidates every entry. A chart's templates are
+one entry for all of them (``save_bundle``, keyed by every name and text), written after a render
+parsed them: one file to create and read per chart instead of one per template (hundreds, for the
+largest charts); single templates (``tpl``) have entries of their own.
 
 Trees are stored as nested tuples of plain values (``encode``) in ``marshal`` format, not pickled:
 pickling slotted nodes was the largest cost of a cold kube-prometheus-stack render (0.48 s to write
@@ -58,26 +61,68 @@ def load(name, text, flags, funcs):
     if payload is None:
         return None
     try:
-        idents, stored = marshal.loads(payload)
-        idents = frozenset(idents)
-        if not idents.issubset(funcs):
-            return None
-        trees = {}
-        for tname, nvars, root in stored:
-            tree = trees[tname] = N.Tree(tname, name, text)
-            tree.nvars = nvars
-            tree.root = decode(root)
+        return _decoded(name, text, marshal.loads(payload), funcs)
     except (EOFError, ValueError, TypeError, IndexError):  # a damaged or foreign entry is a miss
         return None
-    return trees, idents
 
 
 def save(name, text, flags, trees, idents):
     """Keep ``trees`` (not yet compiled) for the next process that parses the same text."""
     store = _store()
     if store is not None:
-        stored = [(tname, tree.nvars, encode(tree.root)) for tname, tree in trees.items()]
-        store.put(key(name, text, flags), marshal.dumps((tuple(sorted(idents)), stored)))
+        store.put(key(name, text, flags), marshal.dumps(_encoded(trees, idents)))
+
+
+def bundle_key(items, flags):
+    parts = ["bundle", engine_digest(), str(marshal.version), repr(flags)]
+    for name, text in items:
+        parts += [name, text]
+    return digest(*parts)
+
+
+def load_bundle(items, flags, funcs):
+    """``[(trees, idents)]`` for the ``(name, text)`` pairs ``items``, kept together by save_bundle, or None."""
+    store = _store()
+    if store is None:
+        return None
+    payload = store.get(bundle_key(items, flags))
+    if payload is None:
+        return None
+    try:
+        entries = marshal.loads(payload)
+        if len(entries) != len(items):
+            return None
+        found = [_decoded(name, text, entry, funcs) for (name, text), entry in zip(items, entries)]
+    except (EOFError, ValueError, TypeError, IndexError):  # a damaged or foreign entry is a miss
+        return None
+    return None if None in found else found
+
+
+def save_bundle(items, flags, parsed):
+    """Keep the ``(trees, idents)`` of every ``(name, text)`` pair of ``items`` as one entry: a chart's
+    templates are one file to read or write, not one each (creating hundreds of files was a third of a
+    cold kube-prometheus-stack render)."""
+    store = _store()
+    if store is not None:
+        store.put(bundle_key(items, flags), marshal.dumps([_encoded(trees, idents) for trees, idents in parsed]))
+
+
+def _encoded(trees, idents):
+    return tuple(sorted(idents)), [(tname, tree.nvars, encode(tree.root)) for tname, tree in trees.items()]
+
+
+def _decoded(name, text, entry, funcs):
+    """``(trees, idents)`` of one stored entry; None when it uses an ident ``funcs`` lacks."""
+    idents, stored = entry
+    idents = frozenset(idents)
+    if not idents.issubset(funcs):
+        return None
+    trees = {}
+    for tname, nvars, root in stored:
+        tree = trees[tname] = N.Tree(tname, name, text)
+        tree.nvars = nvars
+        tree.root = decode(root)
+    return trees, idents
 
 
 # Node kinds in the stored form: (kind, pos, fields...).

@@ -5,6 +5,7 @@ set for every call), and parse results are cached by text, so re-rendering the s
 chart neither re-parses nor re-compiles its templates; parse results also persist on disk
 (parsecache), so a fresh process skips parsing what an earlier one parsed.
 """
+import contextlib
 import gc
 
 from ..govalue.strconv import go_quote
@@ -20,6 +21,29 @@ _MISSINGKEY = {"zero": "zero", "error": "error", "default": "default", "invalid"
 _PARSE_CACHE = {}
 _PARSE_CACHE_MAX_CHARS = 64 * 1024 * 1024
 _cached_chars = [0]
+
+
+def _remember(key, trees, flags, idents):
+    if _cached_chars[0] + len(key[1]) > _PARSE_CACHE_MAX_CHARS:
+        _PARSE_CACHE.clear()
+        _cached_chars[0] = 0
+    _cached_chars[0] += len(key[1])
+    _PARSE_CACHE[key] = (trees, flags, idents)
+
+
+def _nothing():
+    return None
+
+
+@contextlib.contextmanager
+def _no_gc():
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class _Ctx(object):
@@ -75,39 +99,60 @@ class TemplateSet(object):
         f = self._resolved[name] = Func(name, fn, builtin)
         return f
 
-    def parse(self, name, text):
-        """Parse ``text`` as template ``name``; its define/block templates join the set."""
+    def parse(self, name, text, disk=True):
+        """Parse ``text`` as template ``name``; its define/block templates join the set. ``disk``: look
+        the text up in (and add it to) the disk cache; preload does that for a whole chart at once."""
         key = (name, text)
-        hit = _PARSE_CACHE.get(key)
         funcs = self._funcs
         flags = ("break" in funcs, "continue" in funcs)
-        if hit is not None and hit[1] == flags and hit[2].issubset(funcs):
+        hit = self._hit(key, flags)
+        if hit is not None:
             trees = hit[0]
         else:
-            enabled = gc.isenabled()
-            gc.disable()  # parsing only allocates nodes that live on; collections are waste
-            try:
-                stored = parsecache.load(name, text, flags, funcs)
+            with _no_gc():  # parsing only allocates nodes that live on; collections are waste
+                stored = parsecache.load(name, text, flags, funcs) if disk else None
                 if stored is None:
                     parser = Parser(name, text, funcs)
                     trees, idents = parser.parse(), frozenset(parser.idents)
-                    parsecache.save(name, text, flags, trees, idents)
+                    if disk:
+                        parsecache.save(name, text, flags, trees, idents)
                 else:
                     trees, idents = stored
-            finally:
-                if enabled:
-                    gc.enable()
-            if _cached_chars[0] + len(text) > _PARSE_CACHE_MAX_CHARS:
-                _PARSE_CACHE.clear()
-                _cached_chars[0] = 0
-            _cached_chars[0] += len(text)
-            _PARSE_CACHE[key] = (trees, flags, idents)
+            _remember(key, trees, flags, idents)
         for tname, tree in trees.items():
             old = self._trees.get(tname)
             if old is not None and is_empty_tree(tree.root) and old.root is not None:
                 continue
             self._trees[tname] = tree
         return self
+
+    def _hit(self, key, flags):
+        hit = _PARSE_CACHE.get(key)
+        if hit is not None and hit[1] == flags and hit[2].issubset(self._funcs):
+            return hit
+        return None
+
+    def preload(self, items):
+        """Ready ``parse(name, text, disk=False)`` of each ``(name, text)`` pair of ``items`` from one disk
+        cache entry for all of them (parsecache.load_bundle). Returns ``keep()``, to call once every item
+        is parsed: it stores that entry when there was none."""
+        funcs = self._funcs
+        flags = ("break" in funcs, "continue" in funcs)
+        missing = [key for key in items if self._hit(key, flags) is None]
+        if not missing:
+            return _nothing
+        with _no_gc():
+            found = parsecache.load_bundle(missing, flags, funcs)
+        if found is not None:
+            for key, (trees, idents) in zip(missing, found):
+                _remember(key, trees, flags, idents)
+            return _nothing
+
+        def keep():
+            parsed = [self._hit(key, flags) for key in missing]
+            if None not in parsed:
+                parsecache.save_bundle(missing, flags, [(hit[0], hit[2]) for hit in parsed])
+        return keep
 
     def has(self, name):
         return name in self._trees

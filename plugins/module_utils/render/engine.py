@@ -135,11 +135,14 @@ class Engine(object):
     def _render_templates(self, templates):
         tset = self._template_set()
         order = sort_templates(templates)
-        for name in order:
+        items = [(name, templates[name].text) for name in order]
+        keep = tset.preload(items)
+        for name, text in items:
             try:
-                tset.parse(name, templates[name].text)
+                tset.parse(name, text, disk=False)
             except ParseError as exc:
                 raise RenderError(format_parse_error(name, exc))
+        keep()
         rendered = {}
         for name in order:
             if posixpath.basename(name).startswith("_"):

@@ -98,3 +98,30 @@ def test_a_corpus_chart_renders_the_same_with_the_cache_cold_warm_and_off(cache_
     fresh_process()
     off = render_release(chart, name="rel", namespace="ns").manifest
     assert cold == warm == off
+
+
+def test_a_chart_s_templates_are_one_entry_and_a_damaged_one_is_parsed_again_and_rewritten(cache_dir, monkeypatch):
+    chart = corpuskit.archive("podinfo")
+    expected = render_release(chart, name="rel", namespace="ns").manifest
+    (entry,) = list((cache_dir / "templates").iterdir())
+    data = entry.read_bytes()
+    entry.write_bytes(data[:-7] + bytes(7))
+    fresh_process()
+    assert render_release(chart, name="rel", namespace="ns").manifest == expected
+    assert entry.read_bytes() == data
+    fresh_process()
+    forbid_parsing(monkeypatch)
+    assert render_release(chart, name="rel", namespace="ns").manifest == expected
+
+
+def test_a_chart_whose_templates_changed_is_not_read_from_the_old_entry(cache_dir, monkeypatch):
+    items = [("c/templates/a.yaml", "{{ .a }}"), ("c/templates/b.yaml", "{{ .b }}")]
+    funcs = template._builtins()
+    flags = ("break" in funcs, "continue" in funcs)
+    keep = TemplateSet().preload(items)
+    for name, text in items:
+        TemplateSet().parse(name, text, disk=False)
+    keep()
+    assert parsecache.load_bundle(items, flags, funcs) is not None
+    assert parsecache.load_bundle([items[0], ("c/templates/b.yaml", "{{ .c }}")], flags, funcs) is None
+    assert parsecache.load_bundle(items[:1], flags, funcs) is None
