@@ -53,7 +53,7 @@ def corrupted_copy(source, dest):
     import zlib
     from ansible_collections.helmless.core.plugins.module_utils import diskcache
     kinds = os.listdir(source) if os.path.isdir(source) else []
-    for kind in kinds:
+    for kind in (k for k in kinds if os.path.isdir(os.path.join(source, k))):  # not the <kind>.pruned stamps
         names = sorted(n for n in os.listdir(os.path.join(source, kind)) if not n.endswith(".tmp"))
         os.makedirs(os.path.join(dest, kind), exist_ok=True)
         for i, name in enumerate(names):
