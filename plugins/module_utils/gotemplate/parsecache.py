@@ -137,13 +137,13 @@ def encode(n):
     if c is N.TextNode:
         return (_TEXT, n.pos, n.text)
     if c is N.ListNode:
-        return (_LIST, n.pos, [encode(x) for x in n.nodes])
+        return (_LIST, n.pos, list(map(encode, n.nodes)))
     if c is N.ActionNode:
         return (_ACTION, n.pos, encode(n.pipe))
     if c is N.PipeNode:
-        return (_PIPE, n.pos, [encode(v) for v in n.decl], [encode(x) for x in n.cmds], n.is_assign)
+        return (_PIPE, n.pos, list(map(encode, n.decl)), list(map(encode, n.cmds)), n.is_assign)
     if c is N.CommandNode:
-        return (_COMMAND, n.pos, [encode(x) for x in n.args])
+        return (_COMMAND, n.pos, list(map(encode, n.args)))
     if c is N.FieldNode:
         return (_FIELD, n.pos, n.ident)
     if c is N.IdentifierNode:
@@ -191,7 +191,7 @@ class _StoredList(N.ListNode):
         try:
             return _LIST_NODES.__get__(self)
         except AttributeError:
-            items = [decode(x) for x in self.stored]
+            items = list(map(decode, self.stored))
             _LIST_NODES.__set__(self, items)
             return items
 
@@ -207,13 +207,13 @@ def decode(t):
         n.pos, n.stored = t[1], t[2]
     elif kind == _COMMAND:
         n = _new(N.CommandNode)
-        n.pos, n.args = t[1], [decode(x) for x in t[2]]
+        n.pos, n.args = t[1], list(map(decode, t[2]))
     elif kind == _FIELD:
         n = _new(N.FieldNode)
         n.pos, n.ident = t[1], t[2]
     elif kind == _PIPE:
         n = _new(N.PipeNode)
-        n.pos, n.decl, n.cmds, n.is_assign = t[1], [decode(x) for x in t[2]], [decode(x) for x in t[3]], t[4]
+        n.pos, n.decl, n.cmds, n.is_assign = t[1], list(map(decode, t[2])), list(map(decode, t[3])), t[4]
     elif kind == _ACTION:
         n = _new(N.ActionNode)
         n.pos, n.pipe = t[1], decode(t[2])
