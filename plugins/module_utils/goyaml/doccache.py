@@ -7,8 +7,9 @@ marshal form of what a reader (``goyaml.load``, the planner's) returned, keyed b
 and a hash of this package's source and the reader's module;
 documents whose value marshal cannot store exactly (a type of the value model) and documents that fail
 to parse are never kept, and documents under ``DISK_MIN_BYTES`` stay in the process only: they parse
-faster than an entry is written (a test Pod named by randAlphaNum would be written on every task). See diskcache for the guarantees (atomic writes, corrupt or foreign entries
-ignored, ``HELMLESS_CACHE=off``).
+faster than an entry is written (a test Pod named by randAlphaNum would be written on every task).
+See diskcache for the guarantees (atomic writes, corrupt or foreign entries ignored,
+``HELMLESS_CACHE=off``).
 """
 import marshal
 
