@@ -5,6 +5,7 @@ A module process runs one task and exits, so what it has loaded or built never n
 longer-lived process (tests, a library user) keeps collecting, but a render's survivors still skip
 the youngest generation's pass over them (``after_render``).
 """
+import contextlib
 import gc
 
 _state = {"one_task": False}
@@ -14,6 +15,19 @@ def one_task_process():
     """Exempt everything loaded so far from collection, and what later renders leave (see after_render)."""
     gc.freeze()
     _state["one_task"] = True
+
+
+@contextlib.contextmanager
+def paused():
+    """Automatic collection off while long-lived objects are built (parse trees, closures): its passes
+    would find no garbage and cost more than the building. Nestable: the previous state comes back."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def after_render():

@@ -7,8 +7,8 @@ pipeline's ``final`` value.  Variables live in a per-execution list indexed by t
 the parser assigned.  Go's behaviours follow exec.go; the "at <node>" of each error is
 the node Go's ``s.at`` would have recorded.
 """
-import gc
 
+from ..gcpolicy import paused
 from ..govalue.fmt import format_value, sort_keys
 from ..govalue.strconv import go_quote
 from ..govalue.values import GoStruct, Uint8, go_type_name
@@ -51,13 +51,8 @@ def compile_tree(tree):
     Compiling only allocates long-lived closures, so the cyclic GC is paused meanwhile:
     its collections would otherwise cost more than the compilation itself."""
     if tree.compiled is None:
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with paused():
             tree.compiled = _Compiler(tree).list(tree.root, False)
-        finally:
-            if enabled:
-                gc.enable()
     return tree.compiled
 
 

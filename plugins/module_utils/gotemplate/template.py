@@ -5,9 +5,7 @@ set for every call), and parse results are cached by text, so re-rendering the s
 chart neither re-parses nor re-compiles its templates; parse results also persist on disk
 (parsecache), so a fresh process skips parsing what an earlier one parsed.
 """
-import contextlib
-import gc
-
+from ..gcpolicy import paused
 from ..govalue.strconv import go_quote
 from . import parsecache
 from .builtins import BUILTINS
@@ -33,17 +31,6 @@ def _remember(key, trees, flags, idents):
 
 def _nothing():
     return None
-
-
-@contextlib.contextmanager
-def _no_gc():
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class _Ctx(object):
@@ -104,12 +91,12 @@ class TemplateSet(object):
         the text up in (and add it to) the disk cache; preload does that for a whole chart at once."""
         key = (name, text)
         funcs = self._funcs
-        flags = ("break" in funcs, "continue" in funcs)
+        flags = self._flags()
         hit = self._hit(key, flags)
         if hit is not None:
             trees = hit[0]
         else:
-            with _no_gc():  # parsing only allocates nodes that live on; collections are waste
+            with paused():  # parsing only allocates nodes that live on
                 stored = parsecache.load(name, text, flags, funcs) if disk else None
                 if stored is None:
                     parser = Parser(name, text, funcs)
@@ -126,6 +113,10 @@ class TemplateSet(object):
             self._trees[tname] = tree
         return self
 
+    def _flags(self):
+        """The parser's switches: ``break`` and ``continue`` are keywords unless functions have those names."""
+        return ("break" in self._funcs, "continue" in self._funcs)
+
     def _hit(self, key, flags):
         hit = _PARSE_CACHE.get(key)
         if hit is not None and hit[1] == flags and hit[2].issubset(self._funcs):
@@ -137,11 +128,11 @@ class TemplateSet(object):
         cache entry for all of them (parsecache.load_bundle). Returns ``keep()``, to call once every item
         is parsed: it stores that entry when there was none."""
         funcs = self._funcs
-        flags = ("break" in funcs, "continue" in funcs)
+        flags = self._flags()
         missing = [key for key in items if self._hit(key, flags) is None]
         if not missing:
             return _nothing
-        with _no_gc():
+        with paused():
             found = parsecache.load_bundle(missing, flags, funcs)
         if found is not None:
             for key, (trees, idents) in zip(missing, found):
