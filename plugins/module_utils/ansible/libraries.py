@@ -18,10 +18,8 @@ _LIBRARIES = {
     "jsonschema": ("jsonschema", "to validate values against a chart's values.schema.json"),
     "cryptography": ("cryptography", "for Sprig's key, certificate and AES functions"),
     "bcrypt": ("bcrypt", "for Sprig's bcrypt and htpasswd functions"),
-    "urllib3": ("urllib3", "to talk to the Kubernetes API server"),
 }
 RENDER = ("yaml", "jsonpatch", "jsonschema", "cryptography", "bcrypt")
-CLUSTER = RENDER + ("urllib3",)
 
 
 def _present(name):
@@ -31,7 +29,7 @@ def _present(name):
         return True
 
 
-def require_libraries(module, names=CLUSTER):
+def require_libraries(module, names=RENDER):
     """Fail the task naming the first library of ``names`` that cannot be imported."""
     for name in names:
         if _present(name):

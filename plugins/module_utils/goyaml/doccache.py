@@ -39,13 +39,21 @@ def _store():
     return _state["store"]
 
 
+def _reader(load):
+    return "%s.%s" % (load.__module__, load.__qualname__)
+
+
 def cached(load, text):
     """``load(text)`` (goyaml.load), from the memo or the disk cache when this text was parsed before.
 
     Every call returns a new value: callers may change what they get. Entries of different ``load``
     functions never mix."""
+    return _lookup(load, _reader(load), text)[0]
+
+
+def _lookup(load, reader, text):
+    """``(value, payload)``: the payload (marshal bytes) is None for a value marshal cannot keep."""
     memo = _state["memo"]
-    reader = "%s.%s" % (load.__module__, load.__qualname__)
     payload = memo.get((reader, text))
     store = _store() if len(text) >= DISK_MIN_BYTES else None
     key = None
@@ -58,16 +66,74 @@ def cached(load, text):
         except (EOFError, ValueError, TypeError):  # a damaged or foreign entry is a miss
             payload = None
         else:
-            memo[reader, text] = payload
-            return value
+            _remember((reader, text), payload)
+            return value, payload
     value = load(text)
     try:
         payload = marshal.dumps(value)
     except ValueError:  # not plain data: parsed every time
-        return value
-    if len(memo) >= _MEMO_MAX:
-        memo.clear()
-    memo[reader, text] = payload
+        return value, None
+    _remember((reader, text), payload)
     if store is not None:
         store.put(key or digest("documents", _version(load.__module__), str(marshal.version), reader, text), payload)
-    return value
+    return value, payload
+
+
+def _remember(key, payload):
+    memo = _state["memo"]
+    if len(memo) >= _MEMO_MAX:
+        memo.clear()
+    memo[key] = payload
+
+
+def cached_all(load, texts):
+    """``cached(load, text)`` for each of ``texts`` in order (a generator), the whole list kept as one entry too.
+
+    A manifest is hundreds of small documents, each under ``DISK_MIN_BYTES`` and so parsed by every process,
+    and reading hundreds of entries costs more than one: a fresh process that parsed these same texts before
+    reads one entry and parses nothing. Values come one at a time, so a parse error is raised at its own
+    document, after the caller handled the ones before it; the entry is written only once every document
+    parsed into a value marshal keeps."""
+    texts = list(texts)
+    if len(texts) < 2:
+        for text in texts:
+            yield cached(load, text)
+        return
+    reader = _reader(load)
+    key = digest("manifest", _version(load.__module__), str(marshal.version), reader, *texts)
+    memo = _state["memo"]
+    store = _store() if sum(map(len, texts)) >= DISK_MIN_BYTES else None
+    bundle = memo.get(key)
+    if bundle is None and store is not None:
+        bundle = store.get(key)
+    found = _unbundle(bundle, len(texts))
+    if found is not None:
+        _remember(key, bundle)
+        for text, (payload, value) in zip(texts, found):
+            _remember((reader, text), payload)
+            yield value
+        return
+    payloads = []
+    for text in texts:
+        value, payload = _lookup(load, reader, text)
+        payloads.append(payload)
+        if len(payloads) == len(texts) and None not in payloads:  # before the last yield: callers stop there
+            bundle = marshal.dumps(tuple(payloads))
+            _remember(key, bundle)
+            if store is not None:
+                store.put(key, bundle)
+        yield value
+
+
+def _unbundle(bundle, count):
+    """``[(payload, value)]`` of the documents in ``bundle``; None when it is missing, damaged or not ``count``
+    documents."""
+    if bundle is None:
+        return None
+    try:
+        payloads = marshal.loads(bundle)
+        if not isinstance(payloads, tuple) or len(payloads) != count:
+            return None
+        return [(payload, marshal.loads(payload)) for payload in payloads]
+    except (EOFError, ValueError, TypeError):
+        return None

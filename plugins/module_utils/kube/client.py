@@ -1,4 +1,4 @@
-"""A small REST client: plain JSON over urllib3, so any kind (custom resources included) takes one path.
+"""A small REST client: plain JSON over keep-alive HTTP (kube/http.py), so any kind (custom resources included) takes one path.
 
 Every request is counted, so callers can prove a no-op run made no write. Transient failures are retried
 only where a retry cannot do harm: what the server certainly did not process (a refused connection, for
@@ -9,6 +9,7 @@ apply patches). A create whose outcome is unknown is resent, and an AlreadyExist
 as success only when the object is the one we sent (``_created_by_us``). A 401 for an exec-plugin token
 runs the plugin again and resends once.
 """
+import http.client
 import json
 import threading
 import time
@@ -16,6 +17,7 @@ from urllib.parse import quote, urlencode
 
 from .discovery import Discovery
 from .errors import ApiError, KubeError, ResponseLost, Unreachable
+from .http import Unsent
 
 PATCH_TYPES = {
     "strategic": "application/strategic-merge-patch+json",
@@ -29,15 +31,6 @@ _UNCERTAIN_STATUS = (500, 502, 503, 504)  # without Retry-After: the server may 
 _IDEMPOTENT = ("GET", "HEAD", "PUT", "DELETE")
 _IDEMPOTENT_PATCHES = (PATCH_TYPES["strategic"], PATCH_TYPES["merge"], PATCH_TYPES["apply"])
 MAX_RETRY_AFTER = 30
-
-
-def _connect_failed(exc):
-    """True when the request never reached the server (so resending it is always safe)."""
-    import urllib3.exceptions as u3  # lazy: third-party (ansible/libraries.py)
-
-    reason = getattr(exc, "reason", None) or exc
-    return isinstance(reason, (u3.NewConnectionError, u3.ConnectTimeoutError)) or isinstance(
-        exc, (u3.NewConnectionError, u3.ConnectTimeoutError))
 
 
 def _retry_after(resp):
@@ -86,7 +79,7 @@ class KubeClient:
         query = [(k, v) for k, v in (query or []) if v is not None]
         if dry_run:
             query.append(("dryRun", "All"))
-        url = self.host + path + ("?" + urlencode(query) if query else "")
+        target = path + ("?" + urlencode(query) if query else "")
         data = None
         if body is not None:
             data = body if isinstance(body, (str, bytes)) else json.dumps(body)
@@ -98,10 +91,9 @@ class KubeClient:
                 self.requests.append((method, path, dry_run))
             headers = self._headers(content_type, accept)
             try:
-                resp = self._pool.request(method, url, body=data, headers=headers, timeout=self.timeout,
-                                          preload_content=True, retries=False)
-            except Exception as exc:  # urllib3 connection/timeouts: retry where safe, then report plainly
-                unsent = _connect_failed(exc)
+                resp = self._pool.request(method, target, body=data, headers=headers, timeout=self.timeout)
+            except (OSError, http.client.HTTPException) as exc:  # connection, TLS, timeouts: retry where safe
+                unsent = isinstance(exc, Unsent)
                 restarting = unsent and time.monotonic() - started < self.down_for
                 if (attempt < retries and (unsent or idempotent)) or restarting:
                     attempt += 1

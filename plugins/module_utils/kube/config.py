@@ -123,25 +123,12 @@ class Connection:
             self.key_file = _tmpfile(status["clientKeyData"].encode(), ".key")
 
     def pool(self, maxsize=16):
-        import ssl  # lazy: with urllib3, only when a task talks to a cluster
+        from .http import Pool, tls_context  # lazy: http.client and ssl only when a task talks to a cluster
 
-        import urllib3  # lazy: third-party (ansible/libraries.py)
-
-        kwargs = {"maxsize": maxsize, "block": False, "retries": False}
+        context = None
         if self.host.startswith("https"):
-            kwargs["cert_reqs"] = ssl.CERT_REQUIRED if self.verify else ssl.CERT_NONE
-            if self.verify and self.ca_file:
-                kwargs["ca_certs"] = self.ca_file
-            if self.cert_file:
-                kwargs["cert_file"] = self.cert_file
-                kwargs["key_file"] = self.key_file
-            if self.tls_server_name:
-                kwargs["server_hostname"] = self.tls_server_name
-            if not self.verify:
-                urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)
-        if self.proxy:
-            return urllib3.ProxyManager(self.proxy, **kwargs)
-        return urllib3.PoolManager(**kwargs)
+            context = tls_context(self.verify, self.ca_file, self.cert_file, self.key_file)
+        return Pool(self.host, context, self.tls_server_name, self.proxy, maxsize)
 
 
 def _rfc3339(text):

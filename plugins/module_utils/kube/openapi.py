@@ -11,13 +11,14 @@ from .errors import ApiError
 class PatchMeta:
     """Where we are in an object's schema while walking it for patch computation."""
 
-    __slots__ = ("_spec", "_schema", "merge_key", "strategy")
+    __slots__ = ("_spec", "_schema", "merge_key", "strategy", "_children")
 
     def __init__(self, spec, schema, merge_key=None, strategy=""):
         self._spec = spec
         self._schema = schema or {}
         self.merge_key = merge_key
         self.strategy = strategy or ""
+        self._children = {}  # a kind's root is shared by all its objects: each field resolves once per task
 
     def _resolve(self, schema):
         seen = 0
@@ -37,6 +38,12 @@ class PatchMeta:
         return schema or {}
 
     def field(self, name):
+        child = self._children.get(name)
+        if child is None:
+            child = self._children[name] = self._field(name)
+        return child
+
+    def _field(self, name):
         schema = self._resolve(self._schema)
         prop = (schema.get("properties") or {}).get(name)
         if prop is None:
@@ -51,8 +58,10 @@ class PatchMeta:
         return PatchMeta(self._spec, prop, key, strategy)
 
     def items(self):
-        schema = self._resolve(self._schema)
-        return PatchMeta(self._spec, schema.get("items") or {})
+        child = self._children.get(None)  # no field is named None: the key of the items' schema
+        if child is None:
+            child = self._children[None] = PatchMeta(self._spec, self._resolve(self._schema).get("items") or {})
+        return child
 
     @property
     def merges(self):

@@ -100,8 +100,7 @@ def _keep(original, value, owned, identity=()):
     """``value`` pruned as keep_theirs says; _MISSING when nothing of it stays."""
     if original is _MISSING:
         return value  # the chart added it
-    same = _equal(original, value)
-    if owned is None and same:
+    if owned is None and _equal(original, value):  # only here: an equality test at every level is quadratic
         return _MISSING
     if not isinstance(value, (dict, list)) or not isinstance(original, type(value)):
         return value  # a changed scalar, or one of ours

@@ -4,7 +4,7 @@ import re
 from .. import goyaml
 from ..errors import HelmlessError
 from ..goyaml import YAMLError
-from ..goyaml.doccache import cached
+from ..goyaml.doccache import cached, cached_all
 
 INSTALL_ORDER = (
     "PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodSecurityPolicy",
@@ -107,19 +107,32 @@ def split_manifest(text):
     return docs
 
 
-def _load_document(chunk):
-    """A no-op parses the previous revision's manifest and the new one, mostly the same documents."""
-    return cached(load_yaml, chunk)
+def documents(text):
+    """``(source, parsed document)`` for each document of manifest ``text``, lazily, through the document cache
+    (a no-op parses the previous revision's manifest and the new one: mostly the same documents, all of them
+    when nothing changed). A document that is not YAML raises ManifestError naming its source."""
+    docs = split_manifest(text)
+    loaded = cached_all(load_yaml, [chunk for chunk, _source in docs])
+    for _chunk, source in docs:
+        try:
+            obj = next(loaded)
+        except YAMLError as exc:
+            raise ManifestError("%s: %s" % (source or "manifest", exc.go_message)) from exc
+        yield source, obj
+
+
+def load_document(text):
+    """One document through the document cache; ManifestError when it is not YAML."""
+    try:
+        return cached(load_yaml, text)
+    except YAMLError as exc:
+        raise ManifestError("manifest: %s" % exc.go_message) from exc
 
 
 def parse_manifest(text):
     """Manifest text → [Resource]; non-object documents (comments only) are skipped."""
     out = []
-    for chunk, source in split_manifest(text):
-        try:
-            obj = _load_document(chunk)
-        except YAMLError as exc:
-            raise ManifestError("%s: %s" % (source or "manifest", exc.go_message)) from exc
+    for source, obj in documents(text):
         if obj is None:
             continue
         if not isinstance(obj, dict) or not obj.get("kind") or not obj.get("apiVersion"):

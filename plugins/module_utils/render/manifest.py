@@ -10,7 +10,7 @@ import re
 from ..chart.metadata import scalar_to_string
 from ..errors import HelmlessError
 from ..goyaml import load
-from ..goyaml.doccache import cached
+from ..goyaml.doccache import cached, cached_all
 
 SOURCE_HEADER = "---\n# Source: %s\n%s\n"
 
@@ -243,7 +243,7 @@ def sort_by_kind(items, order=INSTALL_ORDER, kind_of=lambda item: item.head.kind
     return sorted(items, key=lambda item: key(kind_of(item)))
 
 
-def sort_manifests(files, order=INSTALL_ORDER, load_yaml=_load_yaml):
+def sort_manifests(files, order=INSTALL_ORDER):
     """Helm's SortManifests: ``(hooks, manifests)`` from ``{template path: rendered text}``.
 
     Partials (``_*``) and whitespace-only files are skipped; documents with an unknown hook
@@ -254,9 +254,11 @@ def sort_manifests(files, order=INSTALL_ORDER, load_yaml=_load_yaml):
         content = files[path]
         if posixpath.basename(path).startswith("_") or not content.strip(_UNICODE_SPACE):
             continue
-        for doc in split_manifests(content):
+        docs = split_manifests(content)
+        loaded = cached_all(load, docs)
+        for doc in docs:
             try:
-                obj = load_yaml(doc)
+                obj = next(loaded)
                 head = head_of(obj)
             except (HelmlessError, ValueError) as exc:  # goyaml.YAMLError, or head_of's decode error
                 raise RenderManifestError("YAML parse error on %s: %s" % (path, _yaml_error_text(exc)))

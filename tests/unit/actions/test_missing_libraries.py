@@ -1,8 +1,10 @@
 """A target without a required Python library gets Ansible's missing-library message, not a traceback."""
+import http.server
 import json
 import os
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -55,12 +57,34 @@ def test_a_library_only_some_charts_use_is_still_named_before_anything_runs(tmp_
 def test_registry_auth_needs_no_third_party_library(tmp_path):
     """It gets as far as the registry (refused connection on a closed port), not a missing-library message."""
     args = {"host": "127.0.0.1:9", "username": "u", "password": "p", "plain_http": True}
-    result = _run_without(["yaml", "jsonpatch", "jsonschema", "cryptography", "bcrypt", "urllib3"], "registry_auth",
-                          args, tmp_path)
+    result = _run_without(["yaml", "jsonpatch", "jsonschema", "cryptography", "bcrypt"], "registry_auth", args, tmp_path)
     assert result["failed"] is True
     assert result["msg"].startswith('authenticating to "127.0.0.1:9": '), result["msg"]
 
 
-def test_the_cluster_modules_also_need_urllib3(tmp_path):
-    result = _run_without(["urllib3"], "release_info", {"namespace": "apps"}, tmp_path)
-    assert result["msg"].startswith("Failed to import the required Python library (urllib3) on ")
+class _Forbidding(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):  # noqa: N802 (http.server's naming)
+        body = json.dumps({"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "Forbidden",
+                           "message": "forbidden by the test server", "code": 403}).encode()
+        self.send_response(403)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_the_cluster_modules_reach_the_api_server_without_urllib3(tmp_path):
+    """The kube client is the standard library's http.client: without urllib3 a task still talks to the
+    server (here one that refuses every request, so the error is the server's own)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Forbidding)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        host = "http://127.0.0.1:%d" % server.server_address[1]
+        result = _run_without(["urllib3"], "release_info", {"namespace": "apps", "host": host}, tmp_path)
+    finally:
+        server.shutdown()
+    assert result["failed"] is True
+    assert "forbidden by the test server" in result["msg"], result["msg"]

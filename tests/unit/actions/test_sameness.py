@@ -69,6 +69,17 @@ def test_formatting_of_the_stored_manifest_never_counts():
         assert same_content(_record(MANIFEST), _record(other))
 
 
+def test_a_manifest_byte_for_byte_the_deployed_one_is_the_same_without_parsing(monkeypatch):
+    from ansible_collections.helmless.core.plugins.module_utils import goyaml
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("parsed a manifest equal to the deployed one")
+    monkeypatch.setattr(goyaml, "iter_documents", refuse)
+    text = MANIFEST.replace("name: a", "name: never-parsed")
+    assert same_content(_record(text), _record(text))
+    assert not same_content(_record(text), _record(text, config={"x": 2}))
+
+
 def test_any_change_of_a_value_a_document_the_config_or_the_chart_metadata_counts():
     base = _record(MANIFEST)
     assert not same_content(base, _record(MANIFEST.replace('n: "1"', "n: 1")))   # a string is not a number

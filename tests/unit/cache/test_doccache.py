@@ -111,3 +111,66 @@ def test_the_version_covers_every_module_of_the_yaml_package():
     package = os.path.dirname(loader.__file__)
     modules = {name[:-3] for name in os.listdir(package) if name.endswith(".py")}
     assert modules == set(doccache._MODULES)
+
+
+def _manifest(count, text="v"):
+    return "".join("---\n# Source: c/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-%d\n"
+                   "data:\n  k: %s\n" % (i, text) for i in range(count))
+
+
+def test_a_manifest_of_small_documents_is_one_entry_a_fresh_process_reads_without_parsing(cache_dir, monkeypatch):
+    text = _manifest(40)
+    expected = [r.obj for r in parse_manifest(text)]
+    assert all(len(chunk) < doccache.DISK_MIN_BYTES for chunk in text.split("---")) and len(entries(cache_dir)) == 1
+    fresh_process(monkeypatch)
+    forbid_parsing(monkeypatch)
+    assert [r.obj for r in parse_manifest(text)] == expected and len(expected) == 40
+
+
+def test_a_rendered_file_of_many_documents_is_one_entry_too(cache_dir, monkeypatch):
+    files = {"c/templates/cm.yaml": _manifest(30)}
+    expected = [m.obj for m in manifest.sort_manifests(files)[1]]
+    fresh_process(monkeypatch)
+    forbid_parsing(monkeypatch)
+    assert [m.obj for m in manifest.sort_manifests(files)[1]] == expected
+
+
+def test_a_document_that_does_not_parse_fails_at_itself_and_the_manifest_is_not_kept(cache_dir, monkeypatch):
+    chunks = [doc for doc in doccache.cached_all(goyaml.load, ["a: 1\n", "b: 2\n"])]
+    assert chunks == [{"a": 1.0}, {"b": 2.0}]
+    seen = []
+    loaded = doccache.cached_all(goyaml.load, ["a: 1\n", "c: [1\n", "b: 2\n" * 500])
+    seen.append(next(loaded))
+    with pytest.raises(goyaml.YAMLError):
+        next(loaded)
+    assert seen == [{"a": 1.0}]
+    before = entries(cache_dir)
+    fresh_process(monkeypatch)
+    with pytest.raises(goyaml.YAMLError):
+        list(doccache.cached_all(goyaml.load, ["a: 1\n", "c: [1\n", "b: 2\n" * 500]))
+    assert entries(cache_dir) == before
+
+
+def test_a_damaged_manifest_entry_is_parsed_again_and_rewritten(cache_dir, monkeypatch):
+    text = _manifest(40)
+    expected = [r.obj for r in parse_manifest(text)]
+    (name,) = entries(cache_dir)
+    path = os.path.join(str(cache_dir), "documents", name)
+    with open(path, "rb") as handle:
+        data = handle.read()
+    with open(path, "wb") as handle:
+        handle.write(data[:len(data) // 2])
+    fresh_process(monkeypatch)
+    assert [r.obj for r in parse_manifest(text)] == expected
+    with open(path, "rb") as handle:
+        assert handle.read() == data
+
+
+def test_each_document_of_a_manifest_read_from_its_entry_is_a_value_of_its_own(cache_dir, monkeypatch):
+    text = _manifest(3)
+    parse_manifest(text)
+    fresh_process(monkeypatch)
+    first = parse_manifest(text)
+    first[0].obj["data"]["k"] = "changed"
+    assert parse_manifest(text)[0].obj["data"]["k"] == "v"
+    assert parse_manifest(_manifest(3, "w"))[0].obj["data"]["k"] == "w"
