@@ -90,9 +90,11 @@ class KubeClient:
             with self._lock:
                 self.requests.append((method, path, dry_run))
             headers = self._headers(content_type, accept)
+            # Failures: connection, TLS, timeouts, and (ValueError) a header http.client refuses, as a token
+            # with a newline; each is retried where safe, then reported plainly.
             try:
                 resp = self._pool.request(method, target, body=data, headers=headers, timeout=self.timeout)
-            except (OSError, http.client.HTTPException) as exc:  # connection, TLS, timeouts: retry where safe
+            except (OSError, http.client.HTTPException, ValueError) as exc:
                 unsent = isinstance(exc, Unsent)
                 restarting = unsent and time.monotonic() - started < self.down_for
                 if (attempt < retries and (unsent or idempotent)) or restarting:

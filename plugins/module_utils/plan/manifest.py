@@ -112,13 +112,13 @@ def documents(text):
     (a no-op parses the previous revision's manifest and the new one: mostly the same documents, all of them
     when nothing changed). A document that is not YAML raises ManifestError naming its source."""
     docs = split_manifest(text)
-    loaded = cached_all(load_yaml, [chunk for chunk, _source in docs])
-    for _chunk, source in docs:
-        try:
-            obj = next(loaded)
-        except YAMLError as exc:
-            raise ManifestError("%s: %s" % (source or "manifest", exc.go_message)) from exc
-        yield source, obj
+    position = 0
+    try:
+        for obj in cached_all(load_yaml, [chunk for chunk, _source in docs]):
+            yield docs[position][1], obj
+            position += 1
+    except YAMLError as exc:
+        raise ManifestError("%s: %s" % (docs[position][1] or "manifest", exc.go_message)) from exc
 
 
 def load_document(text):
