@@ -73,4 +73,3 @@ def test_tls_server_name_is_the_name_the_certificate_is_checked_against(kubeconf
     wrong = KubeClient(load_connection(_config(kubeconfig, **{"tls-server-name": "wrong.example"})), retries=0)
     with pytest.raises(Unreachable, match="Hostname mismatch"):
         wrong.request("GET", "/version")
-
