@@ -84,6 +84,7 @@ from ansible_collections.helmless.core.plugins.module_utils.render import render
 from ansible_collections.helmless.core.plugins.module_utils.chart import capabilities, dependencies, values, strvals
 from ansible_collections.helmless.core.plugins.module_utils import semver
 from ansible_collections.helmless.core.plugins.module_utils.gotemplate import builtins
+from ansible_collections.helmless.core.plugins.module_utils import codecache
 engine.base_funcs()
 imports = time.perf_counter() - start  # every module a render loads lazily, so renders time no import
 times = []
@@ -103,6 +104,7 @@ def _time_ours(chart, values_path, runs):
     cache = tempfile.mkdtemp(prefix="helmless-render-cache-")
     env = dict(os.environ, HELMLESS_CACHE_DIR=cache)
     env.pop("HELMLESS_CACHE", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as a user's Python (and release.py): .pyc files are kept
     try:
         found = []
         for _ in range(2):

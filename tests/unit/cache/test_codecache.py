@@ -104,3 +104,15 @@ def test_with_the_cache_off_or_unwritable_modules_still_load_once_compiled(tmp_p
 def test_outside_a_zip_nothing_is_installed():
     assert codecache.install() is None
     assert not any(isinstance(f, codecache.CachedZipFinder) for f in sys.meta_path)
+
+
+def test_the_source_digest_of_a_file_module_changes_when_its_file_changes(tmp_path, monkeypatch):
+    (tmp_path / "versioned_mod.py").write_text("VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "versioned_mod", raising=False)
+    first = codecache.source_digest(["versioned_mod"])
+    assert codecache.source_digest(["versioned_mod"]) == first
+    stat = os.stat(tmp_path / "versioned_mod.py")
+    (tmp_path / "versioned_mod.py").write_text("VALUE = 2\n")  # same size: the modification time tells
+    os.utime(tmp_path / "versioned_mod.py", ns=(stat.st_atime_ns, stat.st_mtime_ns + 10 ** 9))
+    assert codecache.source_digest(["versioned_mod"]) != first
