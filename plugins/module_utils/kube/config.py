@@ -203,6 +203,9 @@ def _from_kubeconfig(kubeconfig, context):
     conn.verify = not cluster.get("insecure-skip-tls-verify", False)
     conn.tls_server_name = cluster.get("tls-server-name")
     conn.proxy = cluster.get("proxy-url")
+    if conn.proxy and not str(conn.proxy).startswith("http://"):  # kube/http.py speaks plain HTTP to a proxy
+        raise KubeConfigError("invalid kubeconfig: cluster %r proxy-url %s: only http:// proxies are supported"
+                              % (ctx.get("cluster"), conn.proxy))
     conn.cert_file = _data_or_file(user, "client-certificate", base, ".crt")
     conn.key_file = _data_or_file(user, "client-key", base, ".key")
     conn.token = user.get("token")

@@ -1,7 +1,7 @@
 """Keep-alive HTTP(S) to one API server, on the standard library (http.client and ssl).
 
 What the client needs is small: persistent connections shared by threads, TLS with the kubeconfig's CA,
-client certificate and server name (or none of the checks), an HTTP(S) proxy (CONNECT for https), and
+client certificate and server name (or none of the checks), an http:// proxy (CONNECT for https), and
 knowing whether a failed request ever left. urllib3 did this at ~55 ms of imports in every task, a fifth of
 a no-op release's own cost. ``Unsent`` marks a connection that could not be opened (resending is always
 safe); any other error after that leaves the outcome unknown to the caller.
@@ -80,7 +80,7 @@ class Pool:
     def _open(self, timeout):
         host, port = self._host, self._port
         if self._proxy is not None:
-            host, port = self._proxy.hostname, self._proxy.port or (443 if self._proxy.scheme == "https" else 80)
+            host, port = self._proxy.hostname, self._proxy.port or 80  # an http:// proxy (kube/config.py checks)
         if self._https:
             conn = _TLS(host, port, timeout, self._context, self._server_hostname)
             if self._proxy is not None:

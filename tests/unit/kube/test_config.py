@@ -57,3 +57,13 @@ def test_broken_kubeconfigs_fail_with_the_file_and_the_reason(tmp_path):
         load_connection(_kubeconfig(tmp_path), context="nope")
     with pytest.raises(KubeConfigError, match="no such file|No such file"):
         load_connection(str(tmp_path / "missing"))
+
+
+@pytest.mark.parametrize("proxy", ["https://proxy:3128", "socks5://proxy:1080"])
+def test_a_proxy_url_other_than_http_fails_naming_cluster_and_url(tmp_path, proxy):
+    doc = yaml.safe_load(open(_kubeconfig(tmp_path)))
+    doc["clusters"][0]["cluster"]["proxy-url"] = proxy
+    with pytest.raises(KubeConfigError, match="cluster 'c1' proxy-url %s: only http:// proxies" % proxy):
+        load_connection(doc)
+    doc["clusters"][0]["cluster"]["proxy-url"] = "http://proxy:3128"
+    assert load_connection(doc).proxy == "http://proxy:3128"
