@@ -86,43 +86,81 @@ def _remember(key, payload):
     memo[key] = payload
 
 
-def cached_all(load, texts):
+def cached_all(load, texts, groups=None, keep=True):
     """``cached(load, text)`` for each of ``texts`` in order (a generator), the whole list kept as one entry too.
 
     A manifest is hundreds of small documents, each under ``DISK_MIN_BYTES`` and so parsed by every process,
     and reading hundreds of entries costs more than one: a fresh process that parsed these same texts before
     reads one entry and parses nothing. Values come one at a time, so a parse error is raised at its own
     document, after the caller handled the ones before it; the entry is written only once every document
-    parsed into a value marshal keeps."""
+    parsed into a value marshal keeps.
+
+    ``groups`` (the lengths of consecutive runs of ``texts``: a render's files) gives each run an entry of its
+    own, read when the whole list missed: new values change some files, not all. ``keep=False`` (the caller
+    knows the list varies: a file renders random names) writes no entry for the whole list and one for every
+    run, however small; otherwise a run of one document under ``DISK_MIN_BYTES`` has none (a cold render
+    of hundreds of files would write hundreds more)."""
     texts = list(texts)
-    if len(texts) < 2:
+    if groups is None and len(texts) < 2:
         for text in texts:
             yield cached(load, text)
         return
     reader = _reader(load)
     key = digest("manifest", _version(load.__module__), str(marshal.version), reader, *texts)
-    memo = _state["memo"]
-    store = _store() if sum(map(len, texts)) >= DISK_MIN_BYTES else None
-    bundle = memo.get(key)
-    if bundle is None and store is not None:
-        bundle = store.get(key)
-    found = _unbundle(bundle, len(texts))
+    store = _store() if groups is not None or sum(map(len, texts)) >= DISK_MIN_BYTES else None
+    found = _bundled(key, store if keep or groups is None else None, len(texts))
     if found is not None:
-        _remember(key, bundle)
         for text, (payload, value) in zip(texts, found):
             _remember((reader, text), payload)
             yield value
         return
     payloads = []
-    for text in texts:
-        value, payload = _lookup(load, reader, text)
-        payloads.append(payload)
-        if len(payloads) == len(texts) and None not in payloads:  # before the last yield: callers stop there
-            bundle = marshal.dumps(tuple(payloads))
-            _remember(key, bundle)
-            if store is not None:
-                store.put(key, bundle)
-        yield value
+    version = _version(load.__module__)
+    runs = [(key, texts)] if groups is None else [
+        (digest("manifest", version, str(marshal.version), reader, *run), run) for run in _runs(texts, groups)]
+    for run_key, run in runs:
+        found = _bundled(run_key, store, len(run)) if groups is not None else None
+        start = len(payloads)
+        for position, text in enumerate(run):
+            if found is not None:
+                payload, value = found[position]
+                _remember((reader, text), payload)
+            else:
+                value, payload = _lookup(load, reader, text)
+            payloads.append(payload)
+            if position == len(run) - 1:  # before the run's last yield: callers may stop at the last one
+                if found is None and groups is not None and None not in payloads[start:]:
+                    small = len(run) == 1 and len(text) < DISK_MIN_BYTES
+                    _keep(run_key, payloads[start:], None if keep and small else store)
+                if len(payloads) == len(texts) and (keep or groups is None) and None not in payloads:
+                    _keep(key, payloads, store)
+            yield value
+
+
+def _runs(texts, groups):
+    start = 0
+    for size in groups:
+        if size:
+            yield texts[start:start + size]
+            start += size
+
+
+def _bundled(key, store, count):
+    """``[(payload, value)]`` kept under ``key`` (memo, then ``store``), or None."""
+    bundle = _state["memo"].get(key)
+    if bundle is None and store is not None:
+        bundle = store.get(key)
+    found = _unbundle(bundle, count)
+    if found is not None:
+        _remember(key, bundle)
+    return found
+
+
+def _keep(key, payloads, store):
+    bundle = marshal.dumps(tuple(payloads))
+    _remember(key, bundle)
+    if store is not None:
+        store.put(key, bundle)
 
 
 def _unbundle(bundle, count):

@@ -157,7 +157,7 @@ def _render_release(chart, name, namespace, values, values_files, set_values, re
     if post_renderer:
         files = _post_render(files, post_renderer, enable_plugins)
     try:
-        hooks, manifests = sort_manifests(files)
+        hooks, manifests = sort_manifests(files, varies=bool(tracker.called))
     except RenderManifestError as exc:
         raise RenderError(str(exc))
     crds = [(full_path, _text(data)) for _name, full_path, data in chart.crd_objects()]

@@ -243,19 +243,24 @@ def sort_by_kind(items, order=INSTALL_ORDER, kind_of=lambda item: item.head.kind
     return sorted(items, key=lambda item: key(kind_of(item)))
 
 
-def sort_manifests(files, order=INSTALL_ORDER):
+def sort_manifests(files, order=INSTALL_ORDER, varies=False):
     """Helm's SortManifests: ``(hooks, manifests)`` from ``{template path: rendered text}``.
 
     Partials (``_*``) and whitespace-only files are skipped; documents with an unknown hook
-    event are dropped entirely, as Helm does.
+    event are dropped entirely, as Helm does. Documents are parsed through the document cache, one entry
+    for the whole render and one per file; ``varies`` (the templates called random or clock functions)
+    keeps only the entries per file.
     """
     hooks, generic = [], []
+    split = []
     for path in sorted(files):
         content = files[path]
         if posixpath.basename(path).startswith("_") or not content.strip(_UNICODE_SPACE):
             continue
-        docs = split_manifests(content)
-        loaded = cached_all(load, docs)
+        split.append((path, split_manifests(content)))
+    loaded = cached_all(load, [doc for _path, docs in split for doc in docs], [len(docs) for _path, docs in split],
+                        keep=not varies)
+    for path, docs in split:
         for doc in docs:
             try:
                 obj = next(loaded)

@@ -174,3 +174,45 @@ def test_each_document_of_a_manifest_read_from_its_entry_is_a_value_of_its_own(c
     first[0].obj["data"]["k"] = "changed"
     assert parse_manifest(text)[0].obj["data"]["k"] == "v"
     assert parse_manifest(_manifest(3, "w"))[0].obj["data"]["k"] == "w"
+
+
+def _small_files(count, secret="s3cret"):
+    files = {"c/templates/cm-%02d.yaml" % i: SMALL.replace("name: b", "name: cm-%d" % i) for i in range(count)}
+    files["c/templates/secret.yaml"] = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  p: %s\n" % secret
+    return files
+
+
+def test_a_render_of_small_files_is_one_entry_a_fresh_process_reads_without_parsing(cache_dir, monkeypatch):
+    files = _small_files(8)
+    expected = [m.obj for m in manifest.sort_manifests(files)[1]]
+    assert all(len(text) < doccache.DISK_MIN_BYTES for text in files.values()) and len(entries(cache_dir)) == 1
+    fresh_process(monkeypatch)
+    forbid_parsing(monkeypatch)
+    assert [m.obj for m in manifest.sort_manifests(files)[1]] == expected and len(expected) == 9
+
+
+def test_a_render_that_varies_keeps_its_files_so_only_the_changed_one_is_parsed(cache_dir, monkeypatch):
+    manifest.sort_manifests(_small_files(8), varies=True)
+    assert len(entries(cache_dir)) == 9  # one per file, none for the whole render
+    fresh_process(monkeypatch)
+    parsed = []
+    real = goyaml.iter_documents
+
+    def counting(text, *args, **kwargs):
+        parsed.append(text)
+        return real(text, *args, **kwargs)
+    monkeypatch.setattr(goyaml, "iter_documents", counting)
+    found = [m.obj for m in manifest.sort_manifests(_small_files(8, "other"), varies=True)[1]]
+    assert len(parsed) == 1 and "other" in parsed[0]
+    assert [obj["stringData"] for obj in found if obj["kind"] == "Secret"] == [{"p": "other"}] and len(found) == 9
+
+
+def test_a_file_that_does_not_parse_is_named_and_nothing_of_the_render_is_kept(cache_dir):
+    files = _small_files(3)
+    files["c/templates/cm-01.yaml"] = "a: [1\n"
+    with pytest.raises(manifest.RenderManifestError, match="YAML parse error on c/templates/cm-01.yaml"):
+        manifest.sort_manifests(files)
+    kept = entries(cache_dir)
+    with pytest.raises(manifest.RenderManifestError):
+        manifest.sort_manifests(files)
+    assert entries(cache_dir) == kept and len(kept) <= 1  # at most cm-00's run; never the whole render
