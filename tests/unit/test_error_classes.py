@@ -31,6 +31,7 @@ SIGNALS = {
     "gotemplate.exec._Continue",  # {{continue}}
     "gotemplate.parser._Fallback",  # an action the fast path cannot parse: the token path parses it
     "goyaml.loader._Fail",  # a decode error go-yaml reports only if the document parses
+    "kube.blockyaml._Outside",  # a kubeconfig outside the block subset: PyYAML reads it
     "kube.http.Unsent",  # no connection could be opened: the kube client resends, then raises Unreachable
 }
 

@@ -1,6 +1,5 @@
 """Carry out a Plan: the only code that writes objects. It never decides; the planner did."""
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 from ..kube.errors import ApiError, KubeError
 from ..kube.readiness import is_ready, wait_deleted, wait_ready
@@ -71,6 +70,7 @@ def _carry_out(client, batch, force_conflicts, workers):
     if len(batch) == 1:
         results = [one(batch[0])]
     else:
+        from concurrent.futures import ThreadPoolExecutor  # lazy: it imports logging, and a no-op writes nothing
         with ThreadPoolExecutor(max_workers=min(workers, len(batch))) as pool:
             results = list(pool.map(one, batch))
     for change, exc in results:

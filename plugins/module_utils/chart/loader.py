@@ -13,10 +13,10 @@ import os
 import posixpath
 import re
 import stat
-import tarfile
 import zlib
 
 from .. import goyaml
+from ..goyaml.doccache import cached
 from ..govalue.strconv import go_quote
 from .errors import ChartError
 from .ignore import HELMIGNORE, Rules
@@ -168,6 +168,7 @@ def load_archive(data, budget=None):
 
 def archive_files(data, budget=None):
     """The ``(name, bytes)`` entries of a chart archive, with Helm's path checks."""
+    import tarfile  # lazy: a chart directory (and a no-op task's stored release) never needs it
     try:
         raw = gzip.GzipFile(fileobj=io.BytesIO(data))
         archive = tarfile.open(fileobj=raw, mode="r:")
@@ -220,7 +221,7 @@ def _entry_name(entry):
 
 def _load_yaml(data, filename):
     try:
-        return goyaml.load(data)
+        return cached(goyaml.load, data, disk=True)
     except goyaml.YAMLError as exc:
         raise ChartError("cannot load %s: %s" % (filename, exc))
 
@@ -228,7 +229,7 @@ def _load_yaml(data, filename):
 def load_values_file(data, filename="values.yaml"):
     """A values file (several YAML documents are merged in order, as Helm 4 does)."""
     try:
-        values = goyaml.load_values(data)
+        values = cached(goyaml.load_values, data, disk=True)
     except goyaml.YAMLError as exc:
         raise ChartError("cannot load %s: %s" % (filename, exc))
     return values if values is not None else {}

@@ -43,19 +43,20 @@ def _reader(load):
     return "%s.%s" % (load.__module__, load.__qualname__)
 
 
-def cached(load, text):
+def cached(load, text, disk=False):
     """``load(text)`` (goyaml.load), from the memo or the disk cache when this text was parsed before.
 
     Every call returns a new value: callers may change what they get. Entries of different ``load``
-    functions never mix."""
-    return _lookup(load, _reader(load), text)[0]
+    functions never mix. ``disk``: keep the document on disk whatever its size (a chart's Chart.yaml and
+    values.yaml: small, never random, and otherwise the only YAML a no-op task parses)."""
+    return _lookup(load, _reader(load), text, disk)[0]
 
 
-def _lookup(load, reader, text):
+def _lookup(load, reader, text, disk=False):
     """``(value, payload)``: the payload (marshal bytes) is None for a value marshal cannot keep."""
     memo = _state["memo"]
     payload = memo.get((reader, text))
-    store = _store() if len(text) >= DISK_MIN_BYTES else None
+    store = _store() if disk or len(text) >= DISK_MIN_BYTES else None
     key = None
     if payload is None and store is not None:
         key = digest("documents", _version(load.__module__), str(marshal.version), reader, text)

@@ -6,17 +6,14 @@ files, basic auth, exec credential plugins and the in-cluster service account ar
 legacy ``auth-provider`` entries (gcp/oidc) go through the ``kubernetes`` package's loader.
 Explicit options override the kubeconfig, as in kubernetes.core.
 """
-import atexit
 import base64
 import datetime
 import json
 import os
-import shutil
-import subprocess
-import tempfile
 import threading
 import time
 
+from . import blockyaml
 from .errors import KubeConfigError
 
 _SA_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
@@ -24,6 +21,9 @@ _TMP = []
 
 
 def _tmpfile(data, suffix):
+    import atexit  # lazy, as tempfile, shutil and subprocess: most kubeconfigs need no file and no plugin
+    import shutil
+    import tempfile
     if not _TMP:
         _TMP.append(tempfile.mkdtemp(prefix="helmless-kube-"))
         atexit.register(shutil.rmtree, _TMP[0], True)
@@ -99,6 +99,7 @@ class Connection:
             return self._exec_token != old
 
     def _run_exec(self):
+        import subprocess  # lazy: only exec credential plugins run a process
         spec = self.exec_config
         env = dict(os.environ)
         for item in spec.get("env") or []:
@@ -149,25 +150,34 @@ def _data_or_file(entry, key, base, suffix):
     return path
 
 
+def _parse(text, where):
+    """A kubeconfig document: the block YAML kubectl writes without PyYAML, anything else with it."""
+    doc = blockyaml.load(text)
+    if doc is not None:
+        return doc
+    import yaml  # lazy: module_utils import without PyYAML (ansible/libraries.py), and most kubeconfigs need none
+    try:
+        # libyaml's loader when PyYAML has it: the pure-Python one spends ms per task on certificates
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
+    except yaml.YAMLError as exc:
+        raise KubeConfigError("invalid kubeconfig %s: %s" % (where, exc)) from exc
+
+
 def _read_kubeconfig(kubeconfig):
     """(merged config dict, directory for relative paths)."""
     if isinstance(kubeconfig, dict):
         return kubeconfig, None
-    import yaml  # lazy: module_utils import without PyYAML (ansible/libraries.py)
-
     paths = [os.path.expanduser(p) for p in str(kubeconfig).split(os.pathsep) if p]
     merged, base = {"clusters": [], "users": [], "contexts": []}, None
     for path in paths:
         try:
             with open(path, encoding="utf-8") as handle:
-                # libyaml's loader when PyYAML has it: the pure-Python one spends ms per task on certificates
-                doc = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}  # noqa: S506
-        except OSError as exc:
-            if len(paths) == 1:
-                raise KubeConfigError("kubeconfig %s: %s" % (path, exc.strerror or exc)) from exc
+                text = handle.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            if len(paths) == 1 or isinstance(exc, UnicodeDecodeError):
+                raise KubeConfigError("kubeconfig %s: %s" % (path, getattr(exc, "strerror", None) or exc)) from exc
             continue
-        except yaml.YAMLError as exc:
-            raise KubeConfigError("invalid kubeconfig %s: %s" % (path, exc)) from exc
+        doc = _parse(text, path) or {}
         if not isinstance(doc, dict):
             raise KubeConfigError("invalid kubeconfig %s: not a mapping" % path)
         base = base or os.path.dirname(os.path.abspath(path))
@@ -251,9 +261,7 @@ def load_connection(kubeconfig=None, context=None, host=None, api_key=None, ca_c
                     proxy=None):
     """The Connection for these options (``None`` means unset)."""
     if isinstance(kubeconfig, str) and kubeconfig.strip().startswith(("apiVersion", "{")) and "\n" in kubeconfig:
-        import yaml  # lazy: module_utils import without PyYAML (ansible/libraries.py)
-
-        kubeconfig = yaml.safe_load(kubeconfig)
+        kubeconfig = _parse(kubeconfig, "(inline)")
     if kubeconfig:
         conn = _from_kubeconfig(kubeconfig, context)
     elif host:

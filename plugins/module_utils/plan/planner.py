@@ -8,7 +8,6 @@ real run.
 import base64
 import copy
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 from ..kube.errors import ApiError, KubeError, Unreachable
 from .manifest import (Resource, keeps_resource, ownership_problem, sort_resources, with_ownership,
@@ -159,6 +158,7 @@ class Planner:
         if len(rest) <= 1:
             got = [one(items[i]) for i in rest]
         else:
+            from concurrent.futures import ThreadPoolExecutor  # lazy: it imports logging; a no-op LISTs instead
             with ThreadPoolExecutor(max_workers=min(self.workers, len(rest))) as pool:
                 got = list(pool.map(one, [items[i] for i in rest]))
         for i, live in zip(rest, got):
@@ -324,6 +324,7 @@ class Planner:
         if len(todo) == 1:
             answers = [self._dry_run(todo[0])]
         else:
+            from concurrent.futures import ThreadPoolExecutor  # lazy: see _fetch
             with ThreadPoolExecutor(max_workers=min(self.workers, len(todo))) as pool:
                 answers = list(pool.map(self._dry_run, todo))
         for change, answer in zip(todo, answers):

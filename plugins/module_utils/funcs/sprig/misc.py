@@ -1,7 +1,6 @@
 """Sprig paths (Go ``path``/``path/filepath`` on Linux), URLs (net/url), network, UUID."""
 import random as _random
 import socket
-import uuid
 
 from ...govalue.gopath import go_base, go_clean as clean
 from ...govalue.signature import go_signature
@@ -306,6 +305,7 @@ def getHostByName(name):
 
 @go_signature()
 def uuidv4():
+    import uuid  # lazy: importing it (and platform) costs every task ~2 ms
     return str(uuid.uuid4())
 
 
