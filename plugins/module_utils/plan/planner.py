@@ -303,14 +303,18 @@ class Planner:
         the fields the chart did not change that someone else has taken over since (chart-delta: those
         stay theirs, the rest is the chart's and forced; with no ① — an object taken over — all of ③)."""
         manager = self.client.field_manager
+        upgrade = bool(csa_entries(live, manager))
+        settled = not upgrade and prev is not None and _same(prev.obj, res.obj)  # the chart did not change it
+        if settled and _subset(target, live):
+            # The usual no-op: all of ③ is live already, so what keep_theirs would leave of it is too.
+            return Change("unchanged", res, ns, before=live, after=live, drift_paths=paths)
         body, force = target, self.force_conflicts or self.strategy == "chart-delta"
         if self.strategy == "chart-delta" and prev is not None:
             original = with_ownership(prev.obj, self.release, self.namespace)
             if ns:
                 original["metadata"]["namespace"] = ns
             body = keep_theirs(original, target, owned_fields(live, manager))
-        upgrade = bool(csa_entries(live, manager))
-        if not upgrade and prev is not None and _same(prev.obj, res.obj) and _subset(body, live):
+        if settled and body is not target and _subset(body, live):
             return Change("unchanged", res, ns, before=live, after=live, drift_paths=paths)
         change = Change("apply", res, ns, before=live, after=body, drift_paths=paths)
         change.force, change.upgrade = force, upgrade
