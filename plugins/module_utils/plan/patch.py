@@ -120,8 +120,10 @@ def drift(original, live, meta=None, prefix=""):
     """Paths (dotted, list items by merge key or index) where the live object differs from ``original``."""
     out = []
     for key, want in original.items():
-        path = prefix + ("." if prefix else "") + str(key)
         have = live.get(key, _MISSING) if isinstance(live, dict) else _MISSING
+        if have is not _MISSING and want == have:  # the common case, at C speed: nothing below differs
+            continue
+        path = prefix + ("." if prefix else "") + str(key)
         sub_meta = _child(meta, key)
         if have is _MISSING:
             out.append(path)

@@ -403,9 +403,9 @@ def _same(a, b):
 def _subset(want, have):
     """Every field of ``want`` is present with the same value in ``have`` (lists compared item-wise)."""
     if isinstance(want, dict):
-        return isinstance(have, dict) and all(k in have and _subset(v, have[k]) for k, v in want.items())
+        return isinstance(have, dict) and all(k in have and (v == have[k] or _subset(v, have[k])) for k, v in want.items())
     if isinstance(want, list):
-        return isinstance(have, list) and len(want) == len(have) and all(_subset(a, b) for a, b in zip(want, have))
+        return isinstance(have, list) and len(want) == len(have) and all(a == b or _subset(a, b) for a, b in zip(want, have))
     return want == have or (str(want) == str(have) and not isinstance(want, bool))
 
 
