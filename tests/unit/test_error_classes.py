@@ -32,6 +32,7 @@ SIGNALS = {
     "gotemplate.parser._Fallback",  # an action the fast path cannot parse: the token path parses it
     "goyaml.loader._Fail",  # a decode error go-yaml reports only if the document parses
     "kube.blockyaml._Outside",  # a kubeconfig outside the block subset: PyYAML reads it
+    "kube.http.ProtocolError",  # an answer that is not HTTP/1.x: the kube client retries where safe, then reports it
     "kube.http.Unsent",  # no connection could be opened: the kube client resends, then raises Unreachable
 }
 

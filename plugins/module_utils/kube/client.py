@@ -9,7 +9,6 @@ apply patches). A create whose outcome is unknown is resent, and an AlreadyExist
 as success only when the object is the one we sent (``_created_by_us``). A 401 for an exec-plugin token
 runs the plugin again and resends once.
 """
-import http.client
 import json
 import threading
 import time
@@ -90,11 +89,12 @@ class KubeClient:
             with self._lock:
                 self.requests.append((method, path, dry_run))
             headers = self._headers(content_type, accept)
-            # Failures: connection, TLS, timeouts, and (ValueError) a header http.client refuses, as a token
-            # with a newline; each is retried where safe, then reported plainly.
+            # Failures: connection, TLS, timeouts, an answer that is not HTTP (kube/http.ProtocolError), and
+            # (ValueError) a header kube/http refuses, as a token with a newline; each is retried where safe,
+            # then reported plainly.
             try:
                 resp = self._pool.request(method, target, body=data, headers=headers, timeout=self.timeout)
-            except (OSError, http.client.HTTPException, ValueError) as exc:
+            except (OSError, ValueError) as exc:
                 unsent = isinstance(exc, Unsent)
                 restarting = unsent and time.monotonic() - started < self.down_for
                 if (attempt < retries and (unsent or idempotent)) or restarting:

@@ -124,7 +124,7 @@ class Connection:
             self.key_file = _tmpfile(status["clientKeyData"].encode(), ".key")
 
     def pool(self, maxsize=16):
-        from .http import Pool, tls_context  # lazy: http.client and ssl only when a task talks to a cluster
+        from .http import Pool, tls_context  # lazy: sockets and ssl only when a task talks to a cluster
 
         context = None
         if self.host.startswith("https"):

@@ -1,20 +1,37 @@
-"""Keep-alive HTTP(S) to one API server, on the standard library (http.client and ssl).
+"""Keep-alive HTTP/1.1 to one API server, on sockets and ssl of the standard library.
 
 What the client needs is small: persistent connections shared by threads, TLS with the kubeconfig's CA,
 client certificate and server name (or none of the checks), an http:// proxy (CONNECT for https), and
 knowing whether a failed request ever left. urllib3 did this at ~55 ms of imports in every task, a fifth of
-a no-op release's own cost. ``Unsent`` marks a connection that could not be opened (resending is always
-safe); any other error after that leaves the outcome unknown to the caller.
+a no-op release's own cost, and http.client at ~9 ms (it loads the email package to parse headers), so the
+protocol is written here: a request line and headers out; a status line, headers and a body by
+Content-Length, chunked or until close back. ``Unsent`` marks a connection that could not be opened
+(resending is always safe); any other error after that leaves the outcome unknown to the caller.
 """
-import http.client
 import select
+import socket
 import ssl
 import threading
 from urllib.parse import urlsplit
 
+_MAX_LINE = 65536
+_MAX_HEADERS = 200
+_BAD_HEADER = frozenset("\r\n\0")
+
 
 class Unsent(OSError):
     """The request never reached the server: no connection could be opened to it (or to the proxy)."""
+
+
+class ProtocolError(OSError):
+    """The server's answer is not HTTP/1.x (a garbled status line, header or chunk) or stopped short."""
+
+
+class Headers(dict):
+    """Response headers by lower-cased name (the last of repeated ones); ``get`` ignores case."""
+
+    def get(self, name, default=None):
+        return dict.get(self, name.lower(), default)
 
 
 class Response:
@@ -28,25 +45,99 @@ class Response:
         self.data = data
 
 
-class _Plain(http.client.HTTPConnection):
-    def connect(self):
-        try:
-            super().connect()
-        except OSError as exc:
-            raise Unsent(str(exc)) from exc
+class _Connection:
+    """One socket and its buffered reader."""
+
+    __slots__ = ("sock", "reader")
+
+    def __init__(self, sock):
+        self.sock = sock
+        self.reader = sock.makefile("rb")
+
+    def close(self):
+        for part in (self.reader, self.sock):
+            try:
+                part.close()
+            except OSError:
+                pass
+
+    def line(self):
+        line = self.reader.readline(_MAX_LINE + 1)
+        if len(line) > _MAX_LINE:
+            raise ProtocolError("response line longer than %d bytes" % _MAX_LINE)
+        return line
+
+    def head(self):
+        """``(status, headers)`` of the next response (1xx interim answers skipped)."""
+        while True:
+            line = self.line()
+            if not line:
+                raise ProtocolError("the server closed the connection without answering")
+            parts = line.decode("latin-1").rstrip("\r\n").split(None, 2)
+            if len(parts) < 2 or not parts[0].startswith("HTTP/1.") or not parts[1].isdigit() or len(parts[1]) != 3:
+                raise ProtocolError("not an HTTP/1.x status line: %r" % line[:80])
+            status, headers = int(parts[1]), Headers()
+            headers.version = parts[0]
+            for _count in range(_MAX_HEADERS + 1):
+                line = self.line()
+                if line in (b"\r\n", b"\n", b""):
+                    break
+                name, sep, value = line.decode("latin-1").partition(":")
+                if not sep:
+                    raise ProtocolError("not a header line: %r" % line[:80])
+                headers[name.strip().lower()] = value.strip()
+            else:
+                raise ProtocolError("more than %d response headers" % _MAX_HEADERS)
+            if status >= 200 or status == 101:
+                return status, headers
+
+    def body(self, method, status, headers):
+        """The body bytes and whether the connection must close after it."""
+        close = "close" in headers.get("connection", "").lower() or headers.version == "HTTP/1.0"
+        if method == "HEAD" or status in (204, 304) or 100 <= status < 200:
+            return b"", close
+        if "chunked" in headers.get("transfer-encoding", "").lower():
+            return self._chunked(), close
+        length = headers.get("content-length")
+        if length is not None:
+            if not length.isdigit():
+                raise ProtocolError("bad Content-Length %r" % length)
+            data = self.reader.read(int(length))
+            if len(data) < int(length):
+                raise ProtocolError("the body ended after %d of %s bytes" % (len(data), length))
+            return data, close
+        return self.reader.read(), True
+
+    def _chunked(self):
+        parts = []
+        while True:
+            size = self.line().split(b";", 1)[0].strip()
+            try:
+                size = int(size, 16)
+            except ValueError:
+                raise ProtocolError("bad chunk size %r" % size[:40]) from None
+            if size == 0:
+                while self.line() not in (b"\r\n", b"\n", b""):  # trailers
+                    pass
+                return b"".join(parts)
+            data = self.reader.read(size)
+            if len(data) < size or self.reader.read(2) not in (b"\r\n",):
+                raise ProtocolError("a chunk of the body stopped short")
+            parts.append(data)
 
 
-class _TLS(_Plain):
-    """TLS over ``_Plain``'s socket (tunnelled when a proxy is set), checked against ``server_hostname``."""
-
-    def __init__(self, host, port, timeout, context, server_hostname):
-        super().__init__(host, port, timeout=timeout)
-        self._context = context
-        self._server_hostname = server_hostname
-
-    def connect(self):
-        super().connect()
-        self.sock = self._context.wrap_socket(self.sock, server_hostname=self._server_hostname)
+def _request_bytes(method, target, host, headers, body):
+    """The request head and body; a header with a line break or NUL is refused (ValueError), as http.client
+    refuses it: it would smuggle headers of its own."""
+    lines = ["%s %s HTTP/1.1" % (method, target), "Host: " + host, "Accept-Encoding: identity"]
+    for name, value in headers.items():
+        value = str(value)
+        if _BAD_HEADER.intersection(name) or _BAD_HEADER.intersection(value) or ":" in name:
+            raise ValueError("Invalid header %r" % name)
+        lines.append("%s: %s" % (name, value))
+    if body is not None or method in ("POST", "PUT", "PATCH"):
+        lines.append("Content-Length: %d" % len(body or b""))
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + (body or b"")
 
 
 def tls_context(verify=True, ca_file=None, cert_file=None, key_file=None):
@@ -73,6 +164,8 @@ class Pool:
         self._context = context if self._https else None
         self._server_hostname = server_hostname or self._host
         self._proxy = urlsplit(proxy) if proxy else None
+        default = 443 if self._https else 80
+        self._host_header = _bracketed(self._host) + ("" if self._port == default else ":%d" % self._port)
         self._idle = []
         self._lock = threading.Lock()
         self._maxsize = maxsize
@@ -81,14 +174,20 @@ class Pool:
         host, port = self._host, self._port
         if self._proxy is not None:
             host, port = self._proxy.hostname, self._proxy.port or 80  # an http:// proxy (kube/config.py checks)
+        try:
+            sock = socket.create_connection((host, port), timeout)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if self._https and self._proxy is not None:
+                _tunnel(sock, "%s:%d" % (_bracketed(self._host), self._port))
+        except OSError as exc:
+            raise Unsent(str(exc)) from exc
         if self._https:
-            conn = _TLS(host, port, timeout, self._context, self._server_hostname)
-            if self._proxy is not None:
-                conn.set_tunnel(self._host, self._port)
-        else:
-            conn = _Plain(host, port, timeout=timeout)
-        conn.connect()
-        return conn
+            try:
+                sock = self._context.wrap_socket(sock, server_hostname=self._server_hostname)
+            except BaseException:
+                sock.close()
+                raise
+        return _Connection(sock)
 
     def _take(self, timeout):
         while True:
@@ -105,28 +204,45 @@ class Pool:
     def request(self, method, path, body=None, headers=None, timeout=None):
         """Send ``method`` ``path`` (with its query) and read the whole answer: a Response."""
         if isinstance(body, str):
-            body = body.encode("utf-8")  # http.client would send a str as Latin-1
-        conn = self._take(timeout)
+            body = body.encode("utf-8")
         target = self._prefix + path
         if self._proxy is not None and not self._https:
             target = self._origin + target  # a plain-HTTP proxy is sent the absolute URL
+        payload = _request_bytes(method, target, self._host_header, headers or {}, body)
+        conn = self._take(timeout)
         try:
-            conn.request(method, target, body=body, headers=headers or {})
-            resp = conn.getresponse()
-            data = resp.read()
+            conn.sock.sendall(payload)
+            status, head = conn.head()
+            data, close = conn.body(method, status, head)
         except BaseException:
             conn.close()
             raise
-        if resp.will_close:
-            conn.close()
-        else:
+        if not close:
             with self._lock:
                 if len(self._idle) < self._maxsize:
                     self._idle.append(conn)
                     conn = None
-            if conn is not None:
-                conn.close()
-        return Response(resp.status, resp.headers, data)
+        if conn is not None:
+            conn.close()
+        return Response(status, head, data)
+
+
+def _bracketed(host):
+    return "[%s]" % host if ":" in host else host
+
+
+def _tunnel(sock, authority):
+    """CONNECT ``authority`` through the proxy on ``sock``; OSError unless it answers 200."""
+    sock.sendall(("CONNECT %s HTTP/1.0\r\n\r\n" % authority).encode("ascii"))
+    conn = _Connection(sock)
+    try:
+        status, _headers = conn.head()
+    except ProtocolError as exc:
+        raise OSError("Tunnel connection failed: %s" % exc) from exc
+    finally:
+        conn.reader.close()  # not the socket, which goes on to carry TLS (the proxy sends nothing more before it)
+    if status != 200:
+        raise OSError("Tunnel connection failed: %d" % status)
 
 
 def _dropped(conn):

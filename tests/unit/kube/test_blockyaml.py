@@ -110,7 +110,7 @@ def test_mutated_kubeconfigs_are_read_exactly_or_not_at_all():
     rng = random.Random(1405)
     pieces = [" ", "  ", "-", "- ", ":", ": ", "#", " #", "'", '"', "{", "}", "[", "]", "&", "*", "!", "|", ">",
               "?", ",", "%", "@", "\\", "\n", "\n  ", "\n- ", "0", "1.5", "yes", "null", "~", "\t", "x"]
-    for _ in range(3000):
+    for _mutation in range(3000):
         lines = rng.choice(VARIANTS[:4]).replace(CERT, "LS0tCERT").split("\n")
         for _edit in range(rng.randint(1, 3)):
             i = rng.randrange(len(lines))
