@@ -148,11 +148,11 @@ def test_a_kubeconfig_token_in_a_failing_task_is_in_no_result(tmp_path, kubeconf
     with open(kubeconfig) as handle:
         config = yaml.safe_load(handle)
     for user in config["users"]:
-        user["user"] = {"token": token + "\n"}  # a stray newline: the header is refused, quoting its value
+        user["user"] = {"token": token + "\n"}  # a stray newline: the header is refused
     path = tmp_path / "kubeconfig"
     path.write_text(yaml.safe_dump(config))
     chart = write_chart(tmp_path, {"secret.yaml": OBJECT})
     message, result = _failure(module_params(name="rel", namespace="default", chart_ref=chart, kubeconfig=str(path),
                                              release_values={"password": "pw"}))
-    assert "Invalid header value" in message
+    assert "Invalid header value for Authorization: it holds a line break" in message
     assert token not in message + result

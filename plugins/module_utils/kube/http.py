@@ -132,8 +132,10 @@ def _request_bytes(method, target, host, headers, body):
     lines = ["%s %s HTTP/1.1" % (method, target), "Host: " + host, "Accept-Encoding: identity"]
     for name, value in headers.items():
         value = str(value)
-        if _BAD_HEADER.intersection(name) or _BAD_HEADER.intersection(value) or ":" in name:
-            raise ValueError("Invalid header %r" % name)
+        if _BAD_HEADER.intersection(name) or ":" in name:
+            raise ValueError("Invalid header name %r" % name)
+        if _BAD_HEADER.intersection(value):  # the value itself is not quoted: it is a credential, often
+            raise ValueError("Invalid header value for %s: it holds a line break or NUL" % name)
         lines.append("%s: %s" % (name, value))
     if body is not None or method in ("POST", "PUT", "PATCH"):
         lines.append("Content-Length: %d" % len(body or b""))
