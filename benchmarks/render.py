@@ -85,7 +85,13 @@ from ansible_collections.helmless.core.plugins.module_utils.chart import capabil
 from ansible_collections.helmless.core.plugins.module_utils import semver
 from ansible_collections.helmless.core.plugins.module_utils.gotemplate import builtins
 from ansible_collections.helmless.core.plugins.module_utils import codecache
+from ansible_collections.helmless.core.plugins.module_utils.goyaml import loader
+from ansible_collections.helmless.core.plugins.module_utils.funcs.sprig import gotime, math as sprig_math
+import uuid
 engine.base_funcs()
+loader._bind()  # PyYAML, for documents the document cache does not hold
+gotime.local()  # zoneinfo and the local zone, for templates that read the clock
+sprig_math._ctx()  # decimal, for the float math functions
 imports = time.perf_counter() - start  # every module a render loads lazily, so renders time no import
 times = []
 for _ in range(%(runs)d):
