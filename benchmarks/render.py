@@ -91,7 +91,7 @@ import uuid
 engine.base_funcs()
 loader._bind()  # PyYAML, for documents the document cache does not hold
 gotime.local()  # zoneinfo and the local zone, for templates that read the clock
-sprig_math._ctx()  # decimal, for the float math functions
+sprig_math._decimal()  # decimal, for the float math functions
 imports = time.perf_counter() - start  # every module a render loads lazily, so renders time no import
 times = []
 for _ in range(%(runs)d):

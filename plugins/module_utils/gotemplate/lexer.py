@@ -21,6 +21,7 @@ from collections import namedtuple
 
 from ..govalue.strconv import go_quote, parse_complex_literal, parse_float_literal, parse_int_literal
 from ..govalue.unquote import unquote, unquote_char
+from ..lazyregex import LazyRegex
 
 # Token kinds, Go's itemType.
 (EOF, ERROR, TEXT, LEFT, RIGHT, SPACE, FIELD, IDENT, VAR, STRING, RAWSTRING, CHARCONST,
@@ -290,25 +291,10 @@ def _recipe(m, base):
     return (head, right, trim, name, name_pos, pipe)
 
 
-class _Lazy(object):
-    """A regex compiled when first used: SIMPLE alone takes ~5 ms to compile, and a task whose
-    templates all come from the parse cache never lexes."""
-
-    def __init__(self, pattern, flags):
-        self._source = (pattern, flags)
-
-    def __getattr__(self, name):  # only for what is not set yet: compile once, then keep ``match`` at hand
-        compiled = self.__dict__.get("_compiled")
-        if compiled is None:
-            compiled = self._compiled = re.compile(*self._source)
-            self.match = compiled.match
-        return getattr(compiled, name)
-
-
 # One token inside an action, after the spaces before it.  A word, field or variable must
 # end at a terminator (Go's atTerminator); one that does not matches ``badword`` instead.
 _TERMINATED = r"(?=[ \t\r\n.,|:)(]|\}\}|\Z)"
-_TOKEN = _Lazy(r"""
+_TOKEN = LazyRegex(r"""
     (?P<space>[ \t\r\n]*)
     (?:
       (?P<field>\.(?![0-9])\w*)""" + _TERMINATED + r"""
@@ -349,7 +335,7 @@ def _pipe(op):
 _OP1 = "(?:" + _OP + r"|\([ \t\r\n]*" + _pipe(_OP) + r"[ \t\r\n]*\))"
 _VAR = r"\$\w*"
 _KEYWORD_WORD = r"(?:block|break|continue|define|else|end|if|range|template|with)(?!\w)"
-SIMPLE = _Lazy(r"""[ \t\r\n]*(?:
+SIMPLE = LazyRegex(r"""[ \t\r\n]*(?:
       (?P<kw>end|else)
     | define[ \t\r\n]+(?P<define>"[^"\\\n]*"|`[^`]*`)
     | (?:(?P<ctl>if|with|range)[ \t\r\n]+

@@ -4,6 +4,7 @@ Used both when loading (``y`` is a bool, ``0777`` is 511) and when emitting (a s
 that would resolve to anything but a string must be quoted).  yaml.v3 differs only in
 its bool table; :func:`needs_quotes` serves both because v3 also quotes the old bools.
 """
+import datetime
 import math
 import re
 
@@ -71,15 +72,6 @@ def _parse_float(s):
     return f
 
 
-_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-
-
-def _days_in(year, month):
-    """Days of ``month`` in ``year`` (Gregorian; what calendar.monthrange gives, without importing it per task)."""
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    return 29 if month == 2 and leap else _MONTH_DAYS[month - 1]
-
-
 def is_timestamp(s):
     """yaml.v2 ``parseTimestamp``: the four layouts it tries with ``time.Parse``."""
     m = _TIMESTAMP.match(s)
@@ -87,7 +79,9 @@ def is_timestamp(s):
         return False
     year, month, day = int(m.group(1)), int(m.group(2)), int(m.group(3))
     # Year 0 is a leap year for Go, as 2000 is.
-    if not 1 <= month <= 12 or not 1 <= day <= _days_in(year or 2000, month):
+    try:
+        datetime.date(year or 2000, month, day)
+    except ValueError:
         return False
     sep = m.group(4)
     if sep is None:

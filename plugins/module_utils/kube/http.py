@@ -121,7 +121,7 @@ class _Connection:
                     pass
                 return b"".join(parts)
             data = self.reader.read(size)
-            if len(data) < size or self.reader.read(2) not in (b"\r\n",):
+            if len(data) < size or self.reader.read(2) != b"\r\n":
                 raise ProtocolError("a chunk of the body stopped short")
             parts.append(data)
 

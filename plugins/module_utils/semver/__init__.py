@@ -10,6 +10,7 @@ from functools import lru_cache
 from ..govalue.strconv import go_quote
 from ..govalue.values import GoStruct, Uint64
 from ..errors import HelmlessError
+from ..lazyregex import LazyRegex
 
 _NUM = "0123456789"
 _ALLOWED = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-" + _NUM)
@@ -206,21 +207,11 @@ _CV = (r"v?([0-9|x|X|\*]+)(\.[0-9|x|X|\*]+)?(\.[0-9|x|X|\*]+)?"
        r"(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
        r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?")
 _OPS = r"=||!=|>|<|>=|=>|<=|=<|~|~>|\^"
-_PATTERNS = {
-    "constraint": r"^\s*(%s)\s*(%s)\s*$" % (_OPS, _CV),
-    "range": r"\s*(%s)\s+-\s+(%s)\s*" % (_CV, _CV),
-    "find": r"(%s)\s*(%s)" % (_OPS, _CV),
-    "valid": r"^(\s*(%s)\s*(%s)\s*\,?)+$" % (_OPS, _CV),
-}
-_COMPILED = {}
-
-
-def _pattern(name):
-    """The constraint grammar's regexes, compiled on first use (~2 ms a task that checks no constraint)."""
-    found = _COMPILED.get(name)
-    if found is None:
-        found = _COMPILED[name] = re.compile(_PATTERNS[name])
-    return found
+# Compiled on first use: ~2 ms of every task that checks no constraint.
+_CONSTRAINT = LazyRegex(r"^\s*(%s)\s*(%s)\s*$" % (_OPS, _CV))
+_RANGE = LazyRegex(r"\s*(%s)\s+-\s+(%s)\s*" % (_CV, _CV))
+_FIND = LazyRegex(r"(%s)\s*(%s)" % (_OPS, _CV))
+_VALID = LazyRegex(r"^(\s*(%s)\s*(%s)\s*\,?)+$" % (_OPS, _CV))
 
 
 def _is_x(s):
@@ -235,7 +226,7 @@ class _Constraint(object):
             self.con = Version(0, 0, 0)
             self.dirty = True
             return
-        m = _pattern("constraint").match(text)
+        m = _CONSTRAINT.match(text)
         if not m:
             raise SemverError("improper constraint: %s" % go_quote(text))
         self.op, self.orig = m.group(1), m.group(2)
@@ -329,7 +320,7 @@ def _tilde(v, cs):
 
 def _rewrite_range(text):
     out = text
-    for m in _pattern("range").finditer(text):
+    for m in _RANGE.finditer(text):
         out = out.replace(m.group(0), ">= %s, <= %s" % (m.group(1), m.group(11)), 1)
     return out
 
@@ -341,9 +332,9 @@ def parse_constraints(text):
     text = _rewrite_range(text)
     groups = []
     for part in text.split("||"):
-        if not _pattern("valid").match(part):
+        if not _VALID.match(part):
             raise SemverError("improper constraint: %s" % go_quote(part))
-        found = [m.group(0) for m in _pattern("find").finditer(part)] or [part]
+        found = [m.group(0) for m in _FIND.finditer(part)] or [part]
         groups.append(tuple(_Constraint(s) for s in found))
     return tuple(groups)
 

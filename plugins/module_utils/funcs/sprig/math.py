@@ -220,24 +220,23 @@ def seq(*params):
 
 # ------------------------------------------------------------------ shopspring/decimal
 
-_DECIMAL = {}
+_DECIMAL = []
 
 
-def _ctx():
-    """The decimal module and context, on first use: importing decimal is paid by every task otherwise."""
+def _decimal():
+    """``(decimal module, context)``, on first use: importing decimal is paid by every task otherwise."""
     if not _DECIMAL:
         import decimal
-        _DECIMAL["module"] = decimal
-        _DECIMAL["ctx"] = decimal.Context(prec=4000, rounding=decimal.ROUND_HALF_EVEN, Emax=999999, Emin=-999999)
-    return _DECIMAL["ctx"]
+        _DECIMAL.append((decimal, decimal.Context(prec=4000, rounding=decimal.ROUND_HALF_EVEN, Emax=999999,
+                                                  Emin=-999999)))
+    return _DECIMAL[0]
 
 
 def _dec(v):
     f = to_float64(v)
     if not math.isfinite(f):
         raise GoPanic("Cannot create a Decimal from %s" % format_value(f))
-    _ctx()
-    return _DECIMAL["module"].Decimal(repr(f))
+    return _decimal()[0].Decimal(repr(f))
 
 
 def _dec_float(d):
@@ -249,8 +248,7 @@ def _dec_float(d):
 def _dec_div(a, b):
     if b.is_zero():
         raise GoPanic("decimal division by 0")
-    ctx = _ctx()
-    decimal = _DECIMAL["module"]
+    decimal, ctx = _decimal()
     q = ctx.divide(a, b)
     return q.quantize(decimal.Decimal("1e-16"), rounding=decimal.ROUND_HALF_UP, context=ctx)
 
@@ -264,22 +262,22 @@ def _dec_op(a, rest, op):
 
 @go_signature("interface {}")
 def add1f(i):
-    return _dec_op(i, [1], _ctx().add)
+    return _dec_op(i, [1], _decimal()[1].add)
 
 
 @go_signature(variadic="interface {}")
 def addf(*args):
-    return _dec_op(0.0, args, _ctx().add)
+    return _dec_op(0.0, args, _decimal()[1].add)
 
 
 @go_signature("interface {}", variadic="interface {}")
 def subf(a, *v):
-    return _dec_op(a, v, _ctx().subtract)
+    return _dec_op(a, v, _decimal()[1].subtract)
 
 
 @go_signature("interface {}", variadic="interface {}")
 def mulf(a, *v):
-    return _dec_op(a, v, _ctx().multiply)
+    return _dec_op(a, v, _decimal()[1].multiply)
 
 
 @go_signature("interface {}", variadic="interface {}")
