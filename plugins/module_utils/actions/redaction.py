@@ -12,20 +12,20 @@ whatever its source.
 import base64
 import binascii
 import json
-import re
 
 from ..errors import HelmlessError
 from ..plan.manifest import load_yaml
 from ..release.model import STATUSES
 from .report import REDACTED
+from ..regexcache import regex
 
 MASK = "********"
 # Shorter strings are not hidden: "1", "no", "on" (or a one-letter test token) would mask unrelated text everywhere.
 MIN_LENGTH = 4
 # Words playbooks read back (a revision's status, a plan's actions): a Secret holding one does not mask it.
 _VOCABULARY = frozenset(STATUSES + ("create", "apply", "patch", "replace", "delete", "unchanged", "drift", "keep"))
-_DOCUMENT = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
-_USERINFO = re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@'\"]*:)([^/\s@'\"]+)@")
+_DOCUMENT = regex(r"(?m)^---[ \t]*(?:#.*)?$")
+_USERINFO = regex(r"(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@'\"]*:)([^/\s@'\"]+)@")
 
 
 def _forms(value):

@@ -3,15 +3,15 @@
 The latest revision (any status) is tested; its status never changes. Hooks excluded by the filter are
 kept in the record, ahead of the ones that ran (Helm re-assembles ``skipped + executed`` before saving).
 """
-import re
 
 from ..kube.errors import ApiError, KubeError
 from ..plan.manifest import load_yaml
 from ..release.model import status
 from .hooks import HookError, HookRunner, hooks_for
 from .base import OperationError
+from ..regexcache import regex
 
-_EXCLUDE = re.compile(r"^!\s?name=")
+_EXCLUDE = regex(r"^!\s?name=")
 
 
 class TestFailed(OperationError):

@@ -4,7 +4,6 @@ The release is installed when no revision can be upgraded, else upgraded from th
 a failed, superseded or interrupted last one); a ReleaseInput that changes nothing writes nothing.
 Statuses, descriptions and revision bookkeeping follow Helm's pkg/action so `helm` reads our records.
 """
-import re
 
 from ..kube.errors import ApiError, KubeError
 from ..plan.manifest import ManifestError, parse_manifest
@@ -20,9 +19,10 @@ from .rollback import rollback_locked
 from .sameness import differs
 from .report import Outcome
 from .uninstall import uninstall_records
+from ..regexcache import regex
 
-_LABEL = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
-_PREFIX = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_LABEL = regex(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
+_PREFIX = regex(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
 
 def install_or_upgrade(engine, inp, opts):

@@ -17,9 +17,10 @@ from ..errors import HelmlessError
 from ..gcpolicy import one_task_process
 from .options import IGNORED
 from .secrets import credentials, note_connection, note_release, redacted
+from ..regexcache import regex
 
-_NAME_RE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)")
+_NAME_RE = regex(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_DURATION = regex(r"(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)")
 _UNIT = {"h": 3600, "m": 60, "s": 1, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
 
 

@@ -1,9 +1,9 @@
 """``.Capabilities``: Helm's offline defaults and the ``--kube-version``/``--api-versions`` options."""
 
-import re
 
 from ..govalue.values import GoStruct
 from .errors import ChartError
+from ..regexcache import regex
 
 # The Helm release the engine renders, plans and stores exactly like (scripts/versions.env HELM4_VERSION is the
 # test oracle's pin; a test keeps the two equal). Modules report it as ``helm_version``; templates see it as
@@ -48,7 +48,7 @@ DEFAULT_API_VERSIONS = (
 )
 
 # k8s.io/apimachinery util/version ParseGeneric: up to 3 numeric components, then anything.
-_GENERIC_RE = re.compile(r"^\s*v?([0-9]+(?:\.[0-9]+)*)(.*)$")
+_GENERIC_RE = regex(r"^\s*v?([0-9]+(?:\.[0-9]+)*)(.*)$")
 
 
 class KubeVersion(GoStruct):

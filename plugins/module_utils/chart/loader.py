@@ -11,7 +11,6 @@ import gzip
 import io
 import os
 import posixpath
-import re
 import stat
 import zlib
 
@@ -22,10 +21,11 @@ from .errors import ChartError
 from .ignore import HELMIGNORE, Rules
 from .metadata import APIVERSION_V1, decode_lock, decode_metadata, decode_struct, json_kind, validate_metadata
 from .model import Chart
+from ..regexcache import regex
 
 MAX_CHART_SIZE = 100 * 1024 * 1024
 UTF8_BOM = b"\xef\xbb\xbf"
-_DRIVE_RE = re.compile(r"^[a-zA-Z]:/")
+_DRIVE_RE = regex(r"^[a-zA-Z]:/")
 
 
 def load_chart(path):

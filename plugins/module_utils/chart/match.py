@@ -3,6 +3,7 @@
 import re
 
 from ..errors import HelmlessError
+from ..regexcache import regex
 
 
 class BadPattern(HelmlessError, ValueError):
@@ -71,7 +72,7 @@ def go_match_regex(pattern):
         else:
             out.append(re.escape(ch))
             i += 1
-    return re.compile("(?s)" + "".join(out) + r"\Z")
+    return regex("(?s)" + "".join(out) + r"\Z")
 
 
 def go_match(pattern, name):
@@ -89,7 +90,7 @@ def glob_regex(pattern):
     out, i = _glob_part(pattern, 0, False)
     if i != len(pattern):
         raise ValueError("unexpected %r" % pattern[i:])
-    return re.compile("(?s)" + out + r"\Z")
+    return regex("(?s)" + out + r"\Z")
 
 
 def _glob_part(pattern, i, in_braces):

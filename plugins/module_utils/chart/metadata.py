@@ -7,13 +7,13 @@ and a wrongly shaped value is a JSON unmarshal error.
 """
 
 import math
-import re
 import struct
 
 from ..govalue.gopath import go_base
 from ..govalue.strconv import go_quote
 from ..semver import is_valid_version
 from .errors import ChartError
+from ..regexcache import regex
 
 APIVERSION_V1 = "v1"
 APIVERSION_V2 = "v2"
@@ -53,7 +53,7 @@ DEPENDENCY_FIELDS = (
 LOCK_FIELDS = (("generated", "Generated", "any"), ("digest", "Digest", "string"),
                ("dependencies", "Dependencies", "dependencies"))
 
-_ALIAS_RE = re.compile(r"^[a-zA-Z0-9_-]+$")
+_ALIAS_RE = regex(r"^[a-zA-Z0-9_-]+$")
 _JSON_KIND = {dict: "object", list: "array", str: "string", bool: "bool", int: "number", float: "number"}
 _GO_KIND = {"string": "string", "strings": "[]string", "bool": "bool", "maintainers": "[]*v2.Maintainer",
             "annotations": "map[string]string", "dependencies": "[]*v2.Dependency",

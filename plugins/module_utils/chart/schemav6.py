@@ -12,6 +12,7 @@ from urllib.parse import unquote
 
 from ..govalue.re2 import RegexpError, translate
 from . import formats
+from ..regexcache import regex
 
 _UNSUPPORTED = ("$dynamicRef", "$recursiveRef", "unevaluatedProperties", "unevaluatedItems",
                 "contentSchema", "$anchor", "$dynamicAnchor", "$recursiveAnchor")
@@ -197,7 +198,7 @@ class _Schema(object):
 def _regex(pattern):
     """Go RE2 semantics: the pattern translated by ``govalue.re2``."""
     try:
-        return re.compile(translate(pattern)[0])
+        return regex(translate(pattern)[0])
     except (RegexpError, re.error) as exc:
         raise Unsupported("pattern %s: %s" % (pattern, exc))
 

@@ -21,7 +21,7 @@ from collections import namedtuple
 
 from ..govalue.strconv import go_quote, parse_complex_literal, parse_float_literal, parse_int_literal
 from ..govalue.unquote import unquote, unquote_char
-from ..lazyregex import LazyRegex
+from ..regexcache import LazyRegex, regex
 
 # Token kinds, Go's itemType.
 (EOF, ERROR, TEXT, LEFT, RIGHT, SPACE, FIELD, IDENT, VAR, STRING, RAWSTRING, CHARCONST,
@@ -41,7 +41,7 @@ Token.__doc__ = """One lexeme: its kind, its text, its offset, and whether space
 _new = tuple.__new__
 
 _SPACE = " \t\r\n"
-_SPACES = re.compile("[ \t\r\n]*")
+_SPACES = regex("[ \t\r\n]*")
 
 
 def _is_alnum(ch):
@@ -346,7 +346,7 @@ SIMPLE = LazyRegex(r"""[ \t\r\n]*(?:
       (?P<cmds>""" + _pipe(_OP1) + r""")?
     )[ \t\r\n]*(?P<close>\}\}|(?<=[ \t\r\n])-\}\}[ \t\r\n]*)""", re.X | re.A)
 # The tokens of a SIMPLE action's pipeline, each with the spaces before it: an operand, "|", "(" or ")".
-OPERAND = re.compile(r"""([ \t\r\n]*)(\||\(|\)|(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*
+OPERAND = regex(r"""([ \t\r\n]*)(\||\(|\)|(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*
     |"(?:[^"\\\n]|\\[^\n])*"|`[^`]*`|[0-9]+)""", re.X | re.A)
 
 

@@ -1,19 +1,19 @@
 """``toYaml`` (sigs.k8s.io/yaml.Marshal) and ``toYamlPretty`` (yaml.v3 Encoder)."""
 import base64
-import re
 
 from ..govalue.strconv import format_float, format_float_json
 from ..govalue.values import GoStruct, go_type_name
 from .emitter import Emitter
 from .errors import YAMLError
 from .gojson import struct_value, NilMap, NilList
+from ..regexcache import regex
 
-_INT_TEXT = re.compile(r"^-?[0-9]+$")
+_INT_TEXT = regex(r"^-?[0-9]+$")
 # After json.Marshal these reach yaml.v2's reader raw and are rejected by it.
-_JSON_RAW_BAD = re.compile("[\x7f-\x84\x86-\x9f\ufffe\uffff\ud800-\udfff\x85]")
-_NEL_RUN = re.compile(" *\x85(?: *\x85)* *")
-_REJECTED = re.compile("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_JSON_RAW_BAD = regex("[\x7f-\x84\x86-\x9f\ufffe\uffff\ud800-\udfff\x85]")
+_NEL_RUN = regex(" *\x85(?: *\x85)* *")
+_REJECTED = regex("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
+_SURROGATE = regex("[\ud800-\udfff]")
 _INT64_MIN, _INT64_MAX, _UINT64_MAX = -(1 << 63), (1 << 63) - 1, (1 << 64) - 1
 
 

@@ -9,6 +9,7 @@ import re
 from functools import cmp_to_key
 
 from .resolve import needs_quotes
+from ..regexcache import regex
 
 BEST_INDENT = 2
 BREAKS = "\r\n\x85\u2028\u2029"
@@ -16,20 +17,20 @@ BREAKS = "\r\n\x85\u2028\u2029"
 # go-yaml's is_printable: \n, 0x20-0x7E, U+00A0-U+D7FF, U+E000-U+FFFD except the BOM. The classes
 # below are spelled as the complement's ranges: a negated class this wide takes Python ~15 ms to
 # compile, paid by every task at import.
-_SPECIAL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe-\U0010ffff]")
-_BREAK = re.compile("[\r\n\x85\u2028\u2029]")
-_BREAK_SPACE = re.compile("[\r\n\x85\u2028\u2029] ")
-_SPACE_BREAK = re.compile(" [\r\n\x85\u2028\u2029]")
-_BLOCK_IND = re.compile(
+_SPECIAL = regex("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe-\U0010ffff]")
+_BREAK = regex("[\r\n\x85\u2028\u2029]")
+_BREAK_SPACE = regex("[\r\n\x85\u2028\u2029] ")
+_SPACE_BREAK = regex(" [\r\n\x85\u2028\u2029]")
+_BLOCK_IND = regex(
     "^(?:---|\\.\\.\\.|[#,\\[\\]{}&*!|>'\"%@`]|[?:-](?:[ \t]|\\Z))"
     "|.:(?:[ \t]|\\Z)|[ \t\r\n\x85\u2028\u2029\x00]#", re.S)
 # Strings that are certainly plain (no indicator, no special or break character).
-_SIMPLE = re.compile(r"[A-Za-z0-9_/(][A-Za-z0-9_./()=+\-]*(?: +[A-Za-z0-9_./()=+\-]+)*\Z")
-_ESCAPE = re.compile('[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe-\U0010ffff]|["\\\\\u2028\u2029]')
+_SIMPLE = regex(r"[A-Za-z0-9_/(][A-Za-z0-9_./()=+\-]*(?: +[A-Za-z0-9_./()=+\-]+)*\Z")
+_ESCAPE = regex('[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe-\U0010ffff]|["\\\\\u2028\u2029]')
 _ESCAPES = {"\0": "\\0", "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f",
             "\r": "\\r", "\x1b": "\\e", '"': '\\"', "\\": "\\\\", "\x85": "\\N", "\xa0": "\\_",
             "\u2028": "\\L", "\u2029": "\\P"}
-_SPACES = re.compile(" +")
+_SPACES = regex(" +")
 
 PLAIN, SINGLE, DOUBLE, LITERAL = 1, 2, 3, 4
 
@@ -107,7 +108,7 @@ _V3_KEY = cmp_to_key(_natural_cmp(True))
 # Keys without digits and non-ASCII: letters after every other character, else code order.
 _LETTER_LAST = {c: c + 0x80 for c in range(ord("A"), ord("Z") + 1)}
 _LETTER_LAST.update({c: c + 0x80 for c in range(ord("a"), ord("z") + 1)})
-_NEEDS_CMP = re.compile(r"[0-9]|[^\x00-\x7f]")
+_NEEDS_CMP = regex(r"[0-9]|[^\x00-\x7f]")
 
 
 def sorted_keys(d, v3=False):
@@ -123,7 +124,7 @@ def sorted_keys(d, v3=False):
     return keys
 
 
-_SPECIAL_V3 = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe-\U0010ffff]")
+_SPECIAL_V3 = regex("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe-\U0010ffff]")
 
 
 _SIMPLE_KEYS = {}

@@ -6,11 +6,11 @@ import base64
 import codecs
 import json
 import math
-import re
 
 from ..govalue.strconv import format_float_json, go_quote
 from ..govalue.values import GoStruct, go_type_name
 from ..errors import HelmlessError
+from ..regexcache import regex
 
 try:
     from json.encoder import c_encode_basestring as _enc_str
@@ -33,13 +33,13 @@ class NilList(list):
 
 
 _NIL_TYPES = frozenset((NilMap, NilList))
-_HTML = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
+_HTML = regex("[<>&\u2028\u2029\ud800-\udfff]")
 _HTML_MAP = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
 # Go escapes U+2028/U+2029 even without HTML escaping; invalid UTF-8 becomes U+FFFD.
-_RAW = re.compile("[\u2028\u2029\ud800-\udfff]")
-_SURR = re.compile("[\ud800-\udfff]")
+_RAW = regex("[\u2028\u2029\ud800-\udfff]")
+_SURR = regex("[\ud800-\udfff]")
 
 
 def _html(m):
@@ -346,7 +346,7 @@ class _Decoder(object):
 
 
 # json.loads keeps a lone \\uD800 escape as a surrogate; Go decodes it to U+FFFD.
-_SURR_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURR_ESCAPE = regex(r"\\u[dD][89a-fA-F]")
 
 
 def _reject_constant(name):

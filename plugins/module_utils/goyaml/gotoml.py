@@ -1,15 +1,15 @@
 """TOML as Helm's ``toToml``/``fromToml`` (github.com/BurntSushi/toml) see it."""
 import datetime
 import math
-import re
 
 from ..govalue.strconv import format_float
 from ..govalue.values import GoStruct, Int64, go_type_name
 from .gojson import struct_value
 from ..errors import HelmlessError
+from ..regexcache import regex
 
-_BARE = re.compile(r"[A-Za-z0-9_-]+\Z")
-_TOML_ESC = re.compile('[\x00-\x1f"\\\\\x7f]')
+_BARE = regex(r"[A-Za-z0-9_-]+\Z")
+_TOML_ESC = regex('[\x00-\x1f"\\\\\x7f]')
 _TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
 

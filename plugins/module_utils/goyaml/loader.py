@@ -9,11 +9,11 @@ events are turned into values here, directly in the JSON model.
 import base64
 import binascii
 import math
-import re
 
 from ..govalue.strconv import format_float, go_quote
 from .errors import YAMLError
 from .resolve import resolve_plain
+from ..regexcache import regex
 
 # PyYAML, its parser and event classes: bound by _bind() on first use, so this module imports without
 # PyYAML (the modules then report the missing library, see ansible/requirements.py). Module globals keep
@@ -131,7 +131,7 @@ def _allowed_alias_ratio(decode_count):
 
 
 # go-yaml v2 knows no ``\/`` escape (libyaml 0.2 does): an odd run of backslashes before "/".
-_SLASH_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\/")
+_SLASH_ESCAPE = regex(r"(?<!\\)(?:\\\\)*\\/")
 
 
 MAX_DEPTH = 10000

@@ -6,7 +6,7 @@ its bool table; :func:`needs_quotes` serves both because v3 also quotes the old 
 """
 import datetime
 import math
-import re
+from ..regexcache import regex
 
 MERGE = object()  # marker: the plain scalar ``<<`` used as a mapping key
 
@@ -28,11 +28,11 @@ _MAP_HINT = frozenset("yYnNtTfFoO~")
 _NUM_HINT = frozenset("+-0123456789")
 
 # strconv.ParseInt(s, 0, 64) syntax once yaml.v2 has removed every "_".
-_GO_INT = re.compile(r"^([-+]?)(?:0[xX]([0-9a-fA-F]+)|0[oO]([0-7]+)|0[bB]([01]+)|(0[0-7]*)|([1-9][0-9]*))$")
-_YAML_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
-_DOT_FLOAT = re.compile(r"^\.[0-9]+(?:_[0-9]+)*(?:[eE][-+]?[0-9]+(?:_[0-9]+)*)?$")
-_BASE60 = re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$")
-_TIMESTAMP = re.compile(
+_GO_INT = regex(r"^([-+]?)(?:0[xX]([0-9a-fA-F]+)|0[oO]([0-7]+)|0[bB]([01]+)|(0[0-7]*)|([1-9][0-9]*))$")
+_YAML_FLOAT = regex(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+_DOT_FLOAT = regex(r"^\.[0-9]+(?:_[0-9]+)*(?:[eE][-+]?[0-9]+(?:_[0-9]+)*)?$")
+_BASE60 = regex(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$")
+_TIMESTAMP = regex(
     r"^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})"
     r"(?:([Tt ])([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(?:[.,][0-9]+)?"
     r"(Z|[-+]([0-9]{2}):([0-9]{2}))?)?$"

@@ -8,16 +8,16 @@ Anything else (flow collections, anchors, tags, block or multi-line scalars, esc
 duplicate keys, tabs) returns None and the caller uses PyYAML, so a document is either read exactly as
 SafeLoader reads it or not at all (tests/unit/kube/test_blockyaml.py compares the two).
 """
-import re
+from ..regexcache import regex
 
 _BOOLS = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
 _NULLS = ("", "~", "null", "Null", "NULL")
-_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_./-]*):(?: (.*))?$")
+_KEY = regex(r"([A-Za-z_][A-Za-z0-9_./-]*):(?: (.*))?$")
 # A letter or a slash first (or "-" then a letter, or "--" then one: a plugin's flags): only the bool and null
 # words are not strings.
-_PLAIN = re.compile(r"(?:[A-Za-z/]|--?[A-Za-z])[^#]*")
-_INT = re.compile(r"0|[1-9][0-9]*")
-_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")  # tabs, carriage returns, what PyYAML's reader refuses
+_PLAIN = regex(r"(?:[A-Za-z/]|--?[A-Za-z])[^#]*")
+_INT = regex(r"0|[1-9][0-9]*")
+_CONTROL = regex(r"[\x00-\x09\x0b-\x1f\x7f]")  # tabs, carriage returns, what PyYAML's reader refuses
 
 
 class _Outside(Exception):

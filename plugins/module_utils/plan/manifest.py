@@ -5,6 +5,7 @@ from .. import goyaml
 from ..errors import HelmlessError
 from ..goyaml import YAMLError
 from ..goyaml.doccache import cached, cached_all
+from ..regexcache import regex
 
 INSTALL_ORDER = (
     "PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodSecurityPolicy",
@@ -47,8 +48,8 @@ def _json_numbers(value):
     return value
 
 
-_SPLIT = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
-_SOURCE = re.compile(r"^# Source: (.*)$", re.M)
+_SPLIT = regex(r"(?m)^---[ \t]*(?:#.*)?$")
+_SOURCE = regex(r"^# Source: (.*)$", re.M)
 
 
 class ManifestError(HelmlessError, ValueError):

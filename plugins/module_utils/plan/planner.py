@@ -7,7 +7,6 @@ real run.
 """
 import base64
 import copy
-import re
 
 from ..kube.errors import ApiError, KubeError, Unreachable
 from .manifest import (Resource, keeps_resource, ownership_problem, sort_resources, with_ownership,
@@ -15,10 +14,11 @@ from .manifest import (Resource, keeps_resource, ownership_problem, sort_resourc
 from ..errors import HelmlessError
 from .fields import ASSIGNED, csa_entries, keep_theirs, owned_fields
 from .patch import drift, three_way, two_way
+from ..regexcache import regex
 
 STRATEGIES = ("chart-delta", "helm3", "server-side")
 METHODS = {"helm3": "csa", "server-side": "ssa"}  # chart-delta runs over either
-_CONFLICT = re.compile(r'conflicts? with "([^"]+)"')
+_CONFLICT = regex(r'conflicts? with "([^"]+)"')
 _SERVER_META = ("resourceVersion", "generation", "managedFields", "creationTimestamp", "uid", "selfLink")
 
 

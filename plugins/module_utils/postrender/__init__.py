@@ -23,7 +23,6 @@ into a ``# Source:`` comment afterwards; objects a renderer created are named
 {template path: text} map (annotateAndMerge / splitAndDeannotate).
 """
 import os
-import re
 
 from .errors import PostRenderError, PostRenderYAMLError
 from .execrender import parse_output, run_exec, run_plugin
@@ -32,11 +31,12 @@ from .kustomize import build, finish
 from .namerefs import add_hashes, fix_references
 from .resources import FILENAME_ANNOTATION, Res, expand_lists
 from .yamlio import dump, load_all, load_all_v2
+from ..regexcache import regex
 
 __all__ = ["run", "run_files", "PostRenderError", "FILENAME_ANNOTATION"]
 
-_SEPARATOR = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
-_SOURCE = re.compile(r"(?m)^# Source: (.*?)\s*$")
+_SEPARATOR = regex(r"(?m)^---[ \t]*(?:#.*)?$")
+_SOURCE = regex(r"(?m)^# Source: (.*?)\s*$")
 
 
 def run(manifest_text, renderers, *, enable_plugins=False, cwd=None):

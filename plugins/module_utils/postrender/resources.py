@@ -2,6 +2,7 @@
 import re
 
 from .errors import PostRenderError
+from ..regexcache import regex
 
 # Kinds kustomize's built-in OpenAPI schema knows as cluster-scoped; any other kind
 # (including every custom resource) is treated as namespaced, as kustomize does.
@@ -193,7 +194,7 @@ def apply_fieldspecs(resources, specs, fn, create_leaf=None):
 
 # --- selectors -------------------------------------------------------------------------------
 
-_REQ = re.compile(r"""\s*(!?)\s*([A-Za-z0-9_./-]+)\s*(?:(==|=|!=)\s*([A-Za-z0-9_.-]*)|\s+(in|notin)\s*\(([^)]*)\))?\s*$""")
+_REQ = regex(r"""\s*(!?)\s*([A-Za-z0-9_./-]+)\s*(?:(==|=|!=)\s*([A-Za-z0-9_.-]*)|\s+(in|notin)\s*\(([^)]*)\))?\s*$""")
 
 
 def _split_selector(text):

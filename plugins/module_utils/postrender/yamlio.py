@@ -8,10 +8,10 @@ typing on PyYAML's C parser instead.  All parsing and emitting goes through ``lo
 ``dump_all`` here, so swapping the backend stays a change to this file only.
 """
 import functools
-import re
 import types
 
 from .errors import PostRenderYAMLError
+from ..regexcache import regex
 
 _CORE12_RESOLVERS = (
     ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
@@ -65,7 +65,7 @@ def _yaml():
         yaml_implicit_resolvers = {}
 
     for tag, regexp, first in _CORE12_RESOLVERS:
-        Core12Loader.add_implicit_resolver(tag, re.compile(regexp), list(first))
+        Core12Loader.add_implicit_resolver(tag, regex(regexp), list(first))
     Core12Loader.add_constructor("tag:yaml.org,2002:int", _int)
     Core12Loader.add_constructor("tag:yaml.org,2002:map", _map)
 
@@ -79,8 +79,8 @@ def _yaml():
             r for r in GoYamlV2Loader.yaml_implicit_resolvers.get(first, []) if r[0] != "tag:yaml.org,2002:bool"]
     GoYamlV2Loader.add_implicit_resolver(
         "tag:yaml.org,2002:bool",
-        re.compile(r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE"
-                   r"|on|On|ON|off|Off|OFF)$"), list("yYnNtTfFoO"))
+        regex(r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE"
+              r"|on|On|ON|off|Off|OFF)$"), list("yYnNtTfFoO"))
     GoYamlV2Loader.add_constructor("tag:yaml.org,2002:int", _int)
     GoYamlV2Loader.add_constructor(
         "tag:yaml.org,2002:bool", lambda loader, node: _V2_BOOLS[loader.construct_scalar(node).lower()])
@@ -93,7 +93,7 @@ def _yaml():
         def ignore_aliases(self, data):
             return True
 
-    Dumper.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:y|Y|n|N)$"), list("yYnN"))
+    Dumper.add_implicit_resolver("tag:yaml.org,2002:bool", regex(r"^(?:y|Y|n|N)$"), list("yYnN"))
     Dumper.add_representer(EmptyNullMap, Dumper.represent_dict)
     return types.SimpleNamespace(yaml=yaml, core12=Core12Loader, v2=GoYamlV2Loader, dumper=Dumper)
 

@@ -23,9 +23,10 @@ from ..govalue.signature import go_signature
 from ..govalue.values import Int64
 from ..errors import HelmlessError
 from ..gcpolicy import after_render
+from ..regexcache import regex
 
 NO_VALUE = "<no value>"
-_WARN = re.compile(re.escape(WARN_START) + r"(.*)" + re.escape(WARN_END), re.S)
+_WARN = regex(re.escape(WARN_START) + r"(.*)" + re.escape(WARN_END), re.S)
 
 
 class RenderError(HelmlessError):
@@ -261,7 +262,7 @@ def format_parse_error(filename, exc):
     return "parse error at (%s): %s" % (tokens[1], tokens[-1])
 
 
-_FUNC_ERROR = re.compile(r"error calling [^:]+: ", re.S)
+_FUNC_ERROR = regex(r"error calling [^:]+: ", re.S)
 
 
 def _error_chain_texts(exc):

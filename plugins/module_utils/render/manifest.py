@@ -11,6 +11,7 @@ from ..chart.metadata import scalar_to_string
 from ..errors import HelmlessError
 from ..goyaml import load
 from ..goyaml.doccache import cached, cached_all
+from ..regexcache import regex
 
 SOURCE_HEADER = "---\n# Source: %s\n%s\n"
 
@@ -127,7 +128,7 @@ class Hook(object):
 
 # Helm 4.3's releaseutil separator: `---` at the start of a line, then spaces/tabs. The whitespace before it
 # stays with the previous document (4.2 and 3.x ate it), so a blank line before `---` reaches the manifest.
-_SEPARATOR = re.compile(r"^---[ \t]*", re.M)
+_SEPARATOR = regex(r"^---[ \t]*", re.M)
 
 
 def split_manifests(big_file):
@@ -330,7 +331,7 @@ def template_output(manifest, hooks=(), disable_hooks=False, show_only=None):
     return "".join("---\n%s\n" % doc for doc in selected)
 
 
-_SOURCE_NAME = re.compile(r"# Source: [^/]+/(.+)")
+_SOURCE_NAME = regex(r"# Source: [^/]+/(.+)")
 
 
 def _path_match(pattern, name):

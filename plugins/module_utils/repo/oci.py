@@ -14,11 +14,12 @@ from ..semver import SemverError, Version, check, compare, parse_constraints
 from .errors import RepoError
 from .fetch import Access, request
 from .logins import stored_credentials
+from ..regexcache import regex
 
 MANIFEST = "application/vnd.oci.image.manifest.v1+json"
 PROV_LAYER = "application/vnd.cncf.helm.chart.provenance.v1.prov"
 CHART_LAYERS = ("application/vnd.cncf.helm.chart.content.v1.tar+gzip", "application/tar+gzip")
-_DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
+_DIGEST = regex(r"^sha256:[0-9a-f]{64}$")
 
 
 def parse_reference(ref):

@@ -10,7 +10,7 @@ from functools import lru_cache
 from ..govalue.strconv import go_quote
 from ..govalue.values import GoStruct, Uint64
 from ..errors import HelmlessError
-from ..lazyregex import LazyRegex
+from ..regexcache import LazyRegex
 
 _NUM = "0123456789"
 _ALLOWED = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-" + _NUM)

@@ -9,6 +9,7 @@ from ...govalue.strconv import go_quote
 from ...govalue.values import StringSlice
 from ...goyaml.gojson import NilList
 from ._go import GoPanic
+from ...regexcache import regex
 
 
 class GoRegexp(object):
@@ -18,7 +19,7 @@ class GoRegexp(object):
         pattern, self.names = translate(expr)
         self.expr = expr
         try:
-            self.rx = re.compile(pattern)
+            self.rx = regex(pattern)
         except re.error as exc:
             raise RegexpError("regexp/syntax: internal error", str(exc))
 
