@@ -36,6 +36,8 @@ def regex(pattern, flags=0):
     key = (pattern, flags)
     found = memo.get(key)
     if found is None:
+        if len(memo) >= MAX_ENTRIES:  # as re's own cache: a process compiling patterns without end stays bounded
+            memo.clear()
         found = memo[key] = _compile(pattern, flags)
     return found
 
@@ -67,7 +69,7 @@ def _compile(pattern, flags):
         try:
             return _sre.compile(pattern, *args)
         except (TypeError, ValueError, RuntimeError, OverflowError):  # SRE validates its code: a bad entry
-            del table[key]
+            table.pop(key, None)
     args = _arguments(pattern, int(flags))
     if args is None:
         return re.compile(pattern, flags)

@@ -180,6 +180,9 @@ def test_the_table_is_bounded(cache_dir, monkeypatch):
     regex("e")
     regexcache.save()
     assert set(marshal.loads(regexcache._store().get(regexcache._state["key"]))) == {("d", 0), ("e", 0)}
+    for name in ("f", "g", "h", "i"):
+        regex(name)
+    assert len(regexcache._state["memo"]) <= 3
 
 
 def test_a_lazy_regex_compiles_on_first_use_only(cache_dir):
