@@ -132,6 +132,8 @@ def test_a_damaged_table_or_entry_is_compiled_again_correctly(cache_dir, monkeyp
         store.put(key, marshal.dumps(table))
     fresh_process(monkeypatch)
     assert behaviour(regex(pattern)) == expected
+    regexcache.save()  # and the table is repaired: the next process reads a good entry
+    assert marshal.loads(store.get(key))[(pattern, 0)] == regexcache._arguments(pattern, 0)
 
 
 def test_an_invalid_pattern_raises_what_re_compile_raises(cache_dir):
