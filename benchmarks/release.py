@@ -2,9 +2,9 @@
 """Release operations on the local control plane: helmless.core vs the helm CLI vs kubernetes.core.helm.
 
 For a ~50-object and a ~300-object chart, in the same run: a no-op rerun and a real upgrade (one value
-changed in every object), each the median of N runs as Ansible tasks (ansible-playbook wall time) for
-the two collections and as a `helm upgrade` process for the CLI; plus the number of API requests our
-no-op makes. kubernetes.core comes from the `ansible` PyPI package (extracted, not installed) and runs
+changed in every object), each the median of N runs as Ansible tasks (ansible-playbook wall time of a
+playbook of that one task) for the two collections and as a `helm upgrade` process for the CLI; plus the
+number of API requests our no-op makes. kubernetes.core comes from the `ansible` PyPI package (extracted, not installed) and runs
 with the real helm v3 binary built by scripts/controlplane, without the helm-diff plugin (not built: the
 Go module proxy refuses it; kubernetes.core.helm then decides idempotence from the stored values and chart).
 
@@ -125,6 +125,9 @@ spec:
 
 
 def playbook(path, module, release, namespace, chart, rev, kubeconfig, helm3):
+    """A playbook of the one task measured; its result is read from the ``minimal`` callback's output, so no
+    second task (a ``copy`` of the registered result cost ~1.2 s here, half of a no-op playbook) sits in the
+    timed run of either side."""
     extra = ""
     if module == "kubernetes.core.helm":
         extra = "        binary_path: %s\n" % helm3
@@ -140,37 +143,36 @@ def playbook(path, module, release, namespace, chart, rev, kubeconfig, helm3):
         kubeconfig: %s
         values:
           rev: "%s"
-%s      register: out
-    - copy:
-        content: "{{ out | to_json }}"
-        dest: "%s.json"
-""" % (module, release, namespace, chart, kubeconfig, rev, extra, path))
+%s""" % (module, release, namespace, chart, kubeconfig, rev, extra))
 
 
 def run_playbook(path, env):
     start = time.perf_counter()
     proc = subprocess.run(["ansible-playbook", "-i", "localhost,", "-e",
-                           "ansible_python_interpreter=" + sys.executable, path], env=env, capture_output=True, text=True)
+                           "ansible_python_interpreter=" + sys.executable, path],
+                          env=dict(env, ANSIBLE_STDOUT_CALLBACK="minimal"), capture_output=True, text=True)
     took = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit("playbook failed:\n%s%s" % (proc.stdout[-3000:], proc.stderr[-2000:]))
-    with open(path + ".json") as fh:
-        return took, json.load(fh)
+    # minimal prints "localhost | SUCCESS => {result as JSON}" for the task
+    return took, json.JSONDecoder().raw_decode(proc.stdout, proc.stdout.index("{"))[0]
 
 
 _DIRECT = """import json, sys
 sys.path.insert(0, %r)
 from ansible_collections.helmless.core.plugins.module_utils.ansible.options import CONNECTION, RELEASE
-from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_release
+from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import freeze_imports, run_release
 params = {k: o.get("default") for t in (CONNECTION, RELEASE) for k, o in t.items()}
 params.update(json.loads(sys.argv[1]))
+freeze_imports()  # as run_module does in the module's process
 result, _ = run_release(params)
 print(json.dumps({"changed": result["changed"], "api_requests": result["api_requests"]}))
 """
 
 
 def direct(release, namespace, chart, rev, kubeconfig):
-    """The engine as one process (what `helm upgrade` is), without Ansible's own overhead."""
+    """The engine as one process (what `helm upgrade` is), without Ansible's own overhead: run_release with
+    the garbage-collector policy of the module's process (runner.run_module freezes the imports first)."""
     params = {"release_name": release, "release_namespace": namespace, "chart_ref": chart,
               "kubeconfig": kubeconfig, "release_values": {"rev": str(rev)}}
     return [sys.executable, "-c", _DIRECT % COLLECTIONS, json.dumps(params)]
