@@ -51,6 +51,35 @@ def source_digest(modules):
     return digest(*parts)
 
 
+def tree_digest(package):
+    """Hash of every source file under ``package`` (a package module), importing none of them: on disk by
+    path, size and modification time, in the task's zip by name, size and CRC-32 (the zip's directory
+    holds them); None when it cannot tell. A cache of what code anywhere in a tree computes is keyed by it."""
+    root = package.__path__[0]
+    archive, sep, inner = root.partition(".zip" + os.sep)
+    importer = _zip_importer(archive + ".zip") if sep else None
+    files = getattr(importer, "_files", None)
+    parts = []
+    if files is not None:
+        prefix = inner + os.sep
+        try:
+            for name in sorted(n for n in files if n.startswith(prefix) and n.endswith(".py")):
+                parts.append("%s %d %d" % (name, files[name][3], files[name][7]))  # zipimport's entry tuple
+        except (IndexError, TypeError):  # another Python's zipimport: the tree's version is unknown
+            return None
+        return digest(*parts)
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(n for n in names if n.endswith(".py")):
+            path = os.path.join(folder, name)
+            try:
+                stat = os.stat(path)
+            except OSError:
+                continue
+            parts.append("%s %d %d" % (path, stat.st_size, stat.st_mtime_ns))
+    return digest(*parts)
+
+
 def _file_version(module):
     if not isinstance(module.__loader__, importlib.machinery.SourceFileLoader):
         return None

@@ -34,6 +34,7 @@ SIGNALS = {
     "kube.blockyaml._Outside",  # a kubeconfig outside the block subset: PyYAML reads it
     "kube.http.ProtocolError",  # an answer that is not HTTP/1.x: the kube client retries where safe, then reports it
     "kube.http.Unsent",  # no connection could be opened: the kube client resends, then raises Unreachable
+    "render.outputcache._Uncacheable",  # an input the output cache cannot digest: it renders without the cache
 }
 
 

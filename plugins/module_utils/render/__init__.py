@@ -17,6 +17,7 @@ from ..semver import is_compatible_range
 from .engine import Engine, RenderError, paused_gc
 from .manifest import Hook, RenderManifestError, _path_match, assemble, sort_manifests, template_output
 from .nondeterministic import Tracker
+from .outputcache import Entry
 
 __all__ = ["render_release", "RenderResult", "RenderError", "Hook", "merge_user_values",
            "template_output"]
@@ -147,7 +148,12 @@ def _render_release(chart, name, namespace, values, values_files, set_values, re
         top = to_render_values(chart, config, options, caps, warnings, validate=not skip_schema_validation)
         _check_kube_version(chart, caps)
         tracker = Tracker(vary)
-        rendered = Engine(lookup=lookup, tracker=tracker).render(chart, top)
+        kept = None if vary else Entry(chart, config, options, kube_version, api_versions, lookup)
+        rendered = kept.get() if kept is not None else None
+        if rendered is None:
+            rendered = Engine(lookup=kept.lookup if kept is not None else lookup, tracker=tracker).render(chart, top)
+            if kept is not None:
+                kept.put(rendered, tracker)
     except ValuesError as exc:
         raise RenderError(str(exc), kind="values")
     except ChartError as exc:

@@ -1,4 +1,5 @@
-"""Template functions whose output the chart's inputs do not decide: randomness and the clock.
+"""Template functions whose output the chart's inputs do not decide: randomness and the clock (and the
+local zone and DNS, ``OUTSIDE``, which are only recorded: a render that read them is not kept by outputcache).
 
 A render can record which of them a chart called (``Tracker``), and a second render can ``vary`` them on
 purpose: random functions differ from call to call anyway; the clock is moved by ``SHIFT_NS`` (a bit over a
@@ -20,23 +21,29 @@ RANDOM = frozenset((
 CLOCK = {"now": None, "ago": 0, "durationRound": 0, "date": 1, "dateInZone": 1, "date_in_zone": 1,
          "htmlDate": 0, "htmlDateInZone": 0}
 SHIFT_NS = ((400 * 24 + 7) * 3600 + 13 * 60 + 17) * 10 ** 9 + 123456789
+# Not varied, but their output is not the inputs' either: the local zone (parsing), DNS.
+OUTSIDE = frozenset(("toDate", "mustToDate", "getHostByName"))
 
 _active = threading.local()
 _wrapped = {}
 
 
 class Tracker(object):
-    """What one render called (``called``: function names) and whether it varies the clock."""
+    """What one render called: ``called``, the names whose calls randomness or the clock decided (each
+    call of a random function, a clock function reading "now"); ``consulted``, every name of RANDOM, CLOCK
+    and OUTSIDE it called at all (a clock function also formats in the local zone). ``vary``: whether the
+    clock is moved."""
 
     def __init__(self, vary=False):
         self.vary = vary
         self.called = set()
+        self.consulted = set()
 
     def funcs(self, funcs):
         """``funcs`` with the nondeterministic ones reporting to the active tracker."""
         out = dict(funcs)
         for name, fn in funcs.items():
-            if name in RANDOM or name in CLOCK:
+            if name in RANDOM or name in CLOCK or name in OUTSIDE:
                 key = (name, fn)
                 if key not in _wrapped:  # one wrapper per function: the executor caches arity per object
                     _wrapped[key] = _Reporting(name, fn)
@@ -63,6 +70,9 @@ class _Reporting(object):
     def __call__(self, *args):
         tracker = getattr(_active, "tracker", None)
         if tracker is None:
+            return self.fn(*args)
+        tracker.consulted.add(self.name)
+        if self.name in OUTSIDE:
             return self.fn(*args)
         if self.name in RANDOM:
             tracker.called.add(self.name)

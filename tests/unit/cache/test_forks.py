@@ -1,4 +1,5 @@
-"""Two Ansible forks rendering the same new chart at once: both succeed and leave one valid entry for its templates."""
+"""Two Ansible forks rendering the same new chart at once: both succeed and leave one valid entry for its templates
+and one for their output."""
 import json
 import os
 import subprocess
@@ -6,6 +7,7 @@ import sys
 
 from ansible_collections.helmless.core.plugins.module_utils import codecache, diskcache
 from ansible_collections.helmless.core.plugins.module_utils.gotemplate import parsecache
+from ansible_collections.helmless.core.plugins.module_utils.render import outputcache
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 TEMPLATES = 12
@@ -50,3 +52,6 @@ def test_two_forks_rendering_one_new_chart_at_once_both_succeed_and_leave_one_va
     code = diskcache.Store("code", codecache.MAX_BYTES, str(cache))
     names = os.listdir(cache / "code")
     assert names and not [n for n in names if n.endswith(".tmp")] and all(code.get(n) is not None for n in names)
+    rendered = diskcache.Store("rendered", outputcache.MAX_BYTES, str(cache))
+    names = [n for n in os.listdir(cache / "rendered") if not n.endswith(".pruned")]
+    assert len(names) == 1 and rendered.get(names[0]) is not None  # both forks' output, under one key
