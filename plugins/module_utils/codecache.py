@@ -68,6 +68,12 @@ def tree_digest(package):
         except (IndexError, TypeError):  # another Python's zipimport: the tree's version is unknown
             return None
         return digest(*parts)
+    return digest(*source_stats(root))
+
+
+def source_stats(root):
+    """``path size mtime_ns`` of every ``.py`` file under ``root`` on disk, in a stable order."""
+    lines = []
     for folder, dirs, names in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(n for n in names if n.endswith(".py")):
@@ -76,8 +82,8 @@ def tree_digest(package):
                 stat = os.stat(path)
             except OSError:
                 continue
-            parts.append("%s %d %d" % (path, stat.st_size, stat.st_mtime_ns))
-    return digest(*parts)
+            lines.append("%s %d %d" % (path, stat.st_size, stat.st_mtime_ns))
+    return lines
 
 
 def _file_version(module):

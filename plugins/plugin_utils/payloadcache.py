@@ -23,6 +23,7 @@ from ansible.module_utils import __path__ as _ANSIBLE_MODULE_UTILS
 from ansible.plugins.action.normal import ActionModule as NormalAction
 from ansible.release import __version__ as ANSIBLE_VERSION
 
+from ..module_utils.codecache import source_stats
 from ..module_utils.diskcache import Store, digest
 
 MAX_BYTES = 32 * 1024 * 1024
@@ -165,12 +166,4 @@ def _configured_paths():
 
 def _tree_stats(roots):
     """Path, size and mtime of every source under ``roots``: installed trees change with their mtimes."""
-    lines = []
-    for root in roots:
-        for path in _sources(root):
-            try:
-                stat = os.stat(path)
-            except OSError:
-                continue
-            lines.append("%s %d %d" % (path, stat.st_size, stat.st_mtime_ns))
-    return "\n".join(lines)
+    return "\n".join(line for root in roots for line in source_stats(root))
