@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Render time of every corpus chart, ours against real Helm 4 (helm_python) in the same run.
+"""Render time of every corpus chart, ours against real Helm 4 at HELM4_VERSION in the same run.
 
 For each chart: the median of N renders, each of a freshly loaded chart, load time excluded
-(as SOURCES.md measures the oracle). Ours runs in fresh processes, each chart against cache directories
+(as SOURCES.md measures the oracle). Helm's side is timed inside the oracle (scripts/oracle, Go):
+the work ``render_release`` does, which is what ``helm template`` does (action.Install with a client
+dry run: values, templates, notes, manifests split, parsed and sorted); its engine alone is printed
+beside. Ours runs in fresh processes, each chart against cache directories
 of its own: "first", the first render on a controller that never ran a task (nothing cached at all);
 then, with only the compiled regexes a controller keeps after its first task (the demo chart rendered
 once), "cold": the first render of a chart new to the controller; "cached": the first render of the same
@@ -17,6 +20,7 @@ one render of the largest chart, each side in a fresh process.
 """
 import argparse
 import glob
+import json
 import math
 import os
 import shutil
@@ -29,6 +33,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "unit"))
 import corpuskit  # noqa: E402  (the chart corpus, tests/corpus)
+import helm_oracle  # noqa: E402  (Helm at HELM4_VERSION, scripts/oracle)
 
 COLLECTIONS = os.path.join(ROOT, ".build", "collections")
 LARGEST = "kube-prometheus-stack"
@@ -53,29 +58,22 @@ def charts():
 
 
 def _values_for(chart):
-    """Default values, unless the oracle refuses them; then the first values file."""
-    from helm_python import Chart, HelmError
+    """Default values, unless Helm refuses them; then the first values file."""
     try:
-        Chart.load(corpuskit.archive(chart)).render({}, name="rel", namespace="ns")
+        helm_oracle.install(corpuskit.archive(chart), {}, name="rel", namespace="ns")
         return None
-    except HelmError:
+    except helm_oracle.HelmError:
         files = sorted(glob.glob(os.path.join(corpuskit.VALUES, chart + "-*.yaml")))
         return files[0] if files else None
 
 
-def _time_oracle(chart, values_path, runs):
-    from helm_python import Chart, values_from_yaml
-    values = {}
-    if values_path:
-        with open(values_path) as handle:
-            values = values_from_yaml(handle.read()) or {}
-    times = []
-    for _ in range(runs):
-        loaded = Chart.load(corpuskit.archive(chart))
-        start = time.perf_counter()
-        loaded.render(values, name="rel", namespace="ns")
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+def _time_helm(chart, values_path, runs):
+    """(template, render) medians, timed inside the Helm oracle at the pinned version, chart load excluded:
+    ``template`` the work of ``render_release`` (``helm template``: action.Install, client dry-run: values,
+    render, notes, manifests sorted and parsed), ``render`` pkg/engine alone (values and templates only)."""
+    fields = {"chart": corpuskit.archive(chart), "name": "rel", "namespace": "ns", "runs": runs,
+              "values_files": [values_path] if values_path else []}
+    return tuple(statistics.median(helm_oracle.call(op, **fields)["seconds"]) for op in ("install", "render"))
 
 
 _TIME_CHILD = r"""
@@ -116,7 +114,7 @@ def _run_child(chart, name, runs, values_path, cache):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     if out.returncode != 0:
         raise RuntimeError((out.stderr.strip().splitlines() or ["failed"])[-1])
-    return __import__("json").loads(out.stdout.strip().splitlines()[-1])
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def controller_regexes():
@@ -155,21 +153,34 @@ def _time_ours(chart, values_path, runs, regexes):
 _RSS_CHILD = r"""
 import sys
 sys.path.insert(0, %(collections)r)
-chart = %(chart)r
-if %(side)r == "helm":
-    from helm_python import Chart
-    Chart.load(chart).render({}, name="rel", namespace="ns")
-else:
-    from ansible_collections.helmless.core.plugins.module_utils.render import render_release
-    render_release(chart, name="rel", namespace="ns")
+from ansible_collections.helmless.core.plugins.module_utils.render import render_release
+render_release(%(chart)r, name="rel", namespace="ns")
 # VmHWM belongs to this process image (ru_maxrss can carry the parent's peak over exec).
 print([l.split()[1] for l in open("/proc/self/status") if l.startswith("VmHWM")][0])
 """
 
 
+def _vm_hwm_kib(status_path):
+    with open(status_path) as handle:
+        return int([line.split()[1] for line in handle if line.startswith("VmHWM")][0])
+
+
 def peak_rss_mib(side, chart):
-    code = _RSS_CHILD % {"collections": COLLECTIONS, "chart": corpuskit.archive(chart),
-                         "side": side}
+    """Peak RSS of one ``helm template``-like render of ``chart`` with default values, in a fresh process."""
+    if side == "helm":  # a fresh oracle answering one install request, read before it exits
+        proc = subprocess.Popen([helm_oracle.BINARY], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL)
+        try:
+            request = {"op": "install", "chart": corpuskit.archive(chart), "name": "rel", "namespace": "ns"}
+            proc.stdin.write((json.dumps(request) + "\n").encode())
+            proc.stdin.flush()
+            if "ok" not in json.loads(proc.stdout.readline() or "{}"):
+                return None
+            return _vm_hwm_kib("/proc/%d/status" % proc.pid) / 1024.0
+        finally:
+            proc.stdin.close()
+            proc.wait()
+    code = _RSS_CHILD % {"collections": COLLECTIONS, "chart": corpuskit.archive(chart)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     if out.returncode != 0:
         return None
@@ -184,31 +195,37 @@ def main(argv=None):
     _setup_import()
     rows = []
     regexes = controller_regexes()
-    print("%-26s %9s %9s %10s %10s %11s %10s %10s %6s %6s %7s %6s %6s" % (
-        "chart", "helm ms", "import ms", "ours first", "ours cold", "ours cached", "ours seen", "ours warm",
-        "first×", "cold×", "cached×", "seen×", "warm×"))
+    print("%-26s %9s %9s %9s %10s %10s %11s %10s %10s %6s %6s %7s %6s %6s" % (
+        "chart", "helm ms", "engine ms", "import ms", "ours first", "ours cold", "ours cached", "ours seen",
+        "ours warm", "first×", "cold×", "cached×", "seen×", "warm×"))
     for chart in args.charts or charts():
         values = _values_for(chart)
-        helm = _time_oracle(chart, values, args.runs)
+        helm, engine_only = _time_helm(chart, values, args.runs)
         try:
             imports, first, cold, cached, seen, warm = _time_ours(chart, values, args.runs, regexes)
         except Exception as exc:  # a chart we cannot render yet is reported, not fatal
             print("%-26s %9.1f  error: %s" % (chart, helm * 1e3, str(exc)[:60]))
             continue
-        rows.append((helm, cold, cached, seen, warm, first))
-        print("%-26s %9.1f %9.0f %10.1f %10.1f %11.1f %10.1f %10.1f %6.1f %6.1f %7.1f %6.1f %6.1f" % (
-            chart, helm * 1e3, imports * 1e3, first * 1e3, cold * 1e3, cached * 1e3, seen * 1e3, warm * 1e3,
-            first / helm, cold / helm, cached / helm, seen / helm, warm / helm))
+        rows.append((helm, cold, cached, seen, warm, first, engine_only))
+        print("%-26s %9.1f %9.1f %9.0f %10.1f %10.1f %11.1f %10.1f %10.1f %6.1f %6.1f %7.1f %6.1f %6.1f" % (
+            chart, helm * 1e3, engine_only * 1e3, imports * 1e3, first * 1e3, cold * 1e3, cached * 1e3,
+            seen * 1e3, warm * 1e3, first / helm, cold / helm, cached / helm, seen / helm, warm / helm))
         sys.stdout.flush()
     if rows:
         geo = [math.exp(sum(math.log(r[i] / r[0]) for r in rows) / len(rows)) for i in (1, 2, 3, 4, 5)]
+        print("helm: Helm %s's `helm template` work in-process (action.Install, client dry-run), as render_release "
+              "does; engine: its pkg/engine alone" % helm_oracle.HELM_VERSION)
         print("geometric mean of ours/helm: cold %.2f (target <= %.1f), cached %.2f (target <= %.1f), seen %.2f, "
               "warm %.2f; first task on a controller %.2f"
               % (geo[0], TARGETS["cold"], geo[1], TARGETS["cached"], geo[2], geo[3], geo[4]))
+        engine_geo = [math.exp(sum(math.log(r[i] / r[6]) for r in rows) / len(rows)) for i in (1, 2)]
+        print("against Helm's engine alone (ours still sorting and parsing manifests): cold %.2f, cached %.2f"
+              % tuple(engine_geo))
         if geo[0] > TARGETS["cold"] or geo[1] > TARGETS["cached"]:
             print("missed: cold = lexing + parsing + compiling every template to closures (plus writing the parse "
-                  "cache); cached and seen = decoding stored trees + compiling them to closures + executing (cached "
-                  "only for charts calling random, clock or DNS functions); see cProfile of render_release")
+                  "cache) and decoding every new manifest; cached and seen = decoding stored trees + compiling "
+                  "them to closures + executing (cached only for charts calling random, clock or DNS functions); "
+                  "see cProfile of render_release")
     helm_rss, our_rss = peak_rss_mib("helm", LARGEST), peak_rss_mib("ours", LARGEST)
     fmt = lambda v: "%.0f MiB" % v if v is not None else "error"  # noqa: E731
     print("peak RSS rendering %s: helm %s, ours %s" % (LARGEST, fmt(helm_rss), fmt(our_rss)))

@@ -23,6 +23,10 @@
 //	strvals         mode (set|string|json|literal|file), expr → values
 //	capabilities    → Helm's default capabilities (KubeVersion, APIVersions, HelmVersion)
 //	version         → {helm: the helm.sh/helm/v4 module version this binary was built with}
+//
+// With "runs": N, render and install answer {seconds: [N durations]} instead: each run loads the chart
+// afresh, untimed, then times the rest of the op in this process (benchmarks/render.py's Helm side, free of
+// the JSON pipe).
 package main
 
 import (
@@ -36,6 +40,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"helm.sh/helm/v4/pkg/action"
 	"helm.sh/helm/v4/pkg/chart/common"
@@ -75,6 +80,7 @@ type request struct {
 	YAML        string         `json:"yaml"`
 	Mode        string         `json:"mode"`
 	Expr        string         `json:"expr"`
+	Runs        int            `json:"runs"`
 }
 
 // failure is an error with the kind of step that failed (load, values, render, install, ...).
@@ -144,11 +150,31 @@ func orDefault(s, def string) string {
 	return s
 }
 
-func render(r *request) (any, error) {
-	c, err := loadChart(r.Chart)
-	if err != nil {
-		return nil, err
+// loaded runs op on the request's chart, loaded once; with r.Runs > 0, times it r.Runs times instead.
+func loaded(r *request, op func(*request, *chart.Chart) (any, error)) (any, error) {
+	if r.Runs <= 0 {
+		c, err := loadChart(r.Chart)
+		if err != nil {
+			return nil, err
+		}
+		return op(r, c)
 	}
+	seconds := make([]float64, 0, r.Runs)
+	for i := 0; i < r.Runs; i++ {
+		c, err := loadChart(r.Chart)
+		if err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		if _, err := op(r, c); err != nil {
+			return nil, err
+		}
+		seconds = append(seconds, time.Since(start).Seconds())
+	}
+	return map[string]any{"seconds": seconds}, nil
+}
+
+func render(r *request, c *chart.Chart) (any, error) {
 	vals, err := userValues(r)
 	if err != nil {
 		return nil, err
@@ -182,11 +208,7 @@ func render(r *request) (any, error) {
 	return map[string]any{"rendered": out}, nil
 }
 
-func install(r *request) (any, error) {
-	c, err := loadChart(r.Chart)
-	if err != nil {
-		return nil, err
-	}
+func install(r *request, c *chart.Chart) (any, error) {
 	vals, err := userValues(r)
 	if err != nil {
 		return nil, err
@@ -311,9 +333,9 @@ func helmVersion() string {
 func handle(r *request) (any, error) {
 	switch r.Op {
 	case "render":
-		return render(r)
+		return loaded(r, render)
 	case "install":
-		return install(r)
+		return loaded(r, install)
 	case "chart":
 		return describe(r)
 	case "merge_values":
