@@ -6,8 +6,10 @@ pattern with wide Unicode classes costs milliseconds to compile: an RE2 class su
 translated for Python, or the YAML emitter's printable checks, about 8 ms each. So the compiler's output
 is kept on disk: one table per interpreter (keyed by its version and SRE magic) of every pattern compiled
 before, read on the first compile of a process; a process that compiled new patterns merges them into
-the table as it exits. ``regex`` is ``re.compile`` wherever that cannot apply: the cache off or
-unreadable, an entry ``_sre`` refuses, an interpreter without ``re._compiler`` (before 3.11).
+the table as it exits, with every ``LazyRegex`` its modules declared that the table lacks, so the engine's
+own patterns compile once per controller even where the first tasks never used them. ``regex`` is
+``re.compile`` wherever that cannot apply: the cache off or unreadable, an entry ``_sre`` refuses, an
+interpreter without ``re._compiler`` (before 3.11).
 """
 import atexit
 import marshal
@@ -26,6 +28,7 @@ MAX_BYTES = 4 * 1024 * 1024
 # Bounds the table a long series of templates with patterns of their own (regexMatch on values) could grow.
 MAX_ENTRIES = 2048
 _state = {}  # "table": {(pattern, flags): arguments of _sre.compile}; "new": those this process added
+_LAZY = []  # (pattern, flags) of every LazyRegex made in this process
 
 
 def regex(pattern, flags=0):
@@ -50,6 +53,7 @@ class LazyRegex(object):
 
     def __init__(self, pattern, flags=0):
         self._source = (pattern, flags)
+        _LAZY.append((pattern, int(flags)))  # as the table keys it (marshal stores no RegexFlag)
 
     def __getattr__(self, name):  # only for what is not set yet: compile once, then keep ``match`` at hand
         compiled = self.__dict__.get("_compiled")
@@ -74,10 +78,7 @@ def _compile(pattern, flags):
     if args is None:
         return re.compile(pattern, flags)
     table[key] = args
-    new = _state.setdefault("new", {})
-    if not new:
-        atexit.register(save)
-    new[key] = args
+    _save_at_exit()[key] = args
     return _sre.compile(pattern, *args)
 
 
@@ -121,15 +122,34 @@ def _read():
 
 def _table():
     if "table" not in _state:
-        _state["table"] = _read()
+        table = _state["table"] = _read()
+        if any(key not in table for key in _LAZY):
+            _save_at_exit()
     return _state["table"]
 
 
+def _save_at_exit():
+    """The patterns this process adds to the table, merged into it by ``save`` as the process exits."""
+    if "new" not in _state:
+        _state["new"] = {}
+        atexit.register(save)
+    return _state["new"]
+
+
 def save():
-    """Merge the patterns this process compiled into the table on disk (the newest table, another process
-    may have written since); over MAX_ENTRIES, the table restarts from this process's patterns."""
-    new = _state.pop("new", None)
-    if not new or not enabled():
+    """Merge the patterns this process compiled, and the lazy ones the table lacks, into the table on disk
+    (the newest table, another process may have written since); over MAX_ENTRIES, the table restarts from
+    this process's patterns."""
+    new = _state.pop("new", None) or {}
+    if _sre is None or not enabled():
+        return
+    known = _state.get("table", {})
+    for key in _LAZY:
+        if key not in known and key not in new:
+            args = _arguments(*key)
+            if args is not None:
+                new[key] = args
+    if not new:
         return
     table = _read()
     table.update(new)

@@ -192,3 +192,34 @@ def test_a_lazy_regex_compiles_on_first_use_only(cache_dir):
     assert "_compiled" not in lazy.__dict__
     assert lazy.match("LAZY").group(1) == "L"
     assert lazy.pattern == "(l)azy" and lazy.flags & re.I
+
+
+def test_the_lazy_patterns_a_process_declared_enter_the_table_as_it_exits_though_never_used(cache_dir, monkeypatch):
+    monkeypatch.setattr(regexcache, "_LAZY", [])
+    LazyRegex(r"(u)nused", re.I)
+    regex(r"used")
+    regexcache.save()
+    fresh_process(monkeypatch)
+    forbid_compiling(monkeypatch)
+    assert LazyRegex(r"(u)nused", re.I).match("UNUSED").group(1) == "U"
+
+
+def test_a_table_lacking_a_declared_lazy_pattern_gains_it_from_a_process_that_compiled_nothing_new(
+        cache_dir, monkeypatch):
+    monkeypatch.setattr(regexcache, "_LAZY", [])
+    regex(r"used")
+    regexcache.save()
+    fresh_process(monkeypatch)
+    LazyRegex(r"declared later")
+    regex(r"used")
+    assert "new" in regexcache._state  # the table lacks it: this process writes as it exits
+    regexcache.save()
+    path = os.path.join(str(cache_dir), "regexes", table_files(cache_dir)[0])
+    os.utime(path, (1, 1))
+    fresh_process(monkeypatch)
+    forbid_compiling(monkeypatch)
+    assert LazyRegex(r"declared later").match("declared later")
+    regex(r"used")
+    assert "new" not in regexcache._state
+    regexcache.save()
+    assert os.stat(path).st_mtime == 1
