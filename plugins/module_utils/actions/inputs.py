@@ -1,4 +1,6 @@
 """What an install/upgrade needs from rendering, as plain data (so the engine never imports the renderer)."""
+from collections.abc import Sequence
+
 from ..release.model import chart_record, hook_record, notes
 
 
@@ -12,7 +14,8 @@ class ReleaseInput:
         self.manifest = manifest or ""
         self.hooks = list(hooks)
         self.notes = notes or ""
-        self.crds = list(crds)  # [(path, text)]
+        # [(path, text)]; a sequence as given (render's CrdFiles decodes only what a CRD install reads)
+        self.crds = crds if isinstance(crds, Sequence) else list(crds)
         self.chart = chart or chart_record({"name": "unknown", "version": "0.0.0"})
         self.config = config or {}
         self.nondeterministic = tuple(nondeterministic)

@@ -175,6 +175,12 @@ _RECIPES = {}
 _OPERANDS = {}  # operand text -> _operand's reading of it
 
 
+def forget():
+    """Empty the memo tables of action recipes and operands (see template._parsed)."""
+    _RECIPES.clear()
+    _OPERANDS.clear()
+
+
 def _operand(word):
     """``(kind, node position in it, value, extra)`` (see _recipe) of the OPERAND token ``word``
     (O_BAR, O_PIPE, O_CLOSE for "|", "(", ")"); None for a keyword or a string with a bad escape."""

@@ -49,14 +49,14 @@ def cached(load, text, disk=False):
     Every call returns a new value: callers may change what they get. Entries of different ``load``
     functions never mix. ``disk``: keep the document on disk whatever its size (a chart's Chart.yaml and
     values.yaml: small, never random, and otherwise the only YAML a no-op task parses)."""
-    return _lookup(load, _reader(load), text, disk)[0]
+    return _lookup(load, _reader(load), text, _store() if disk or len(text) >= DISK_MIN_BYTES else None)[0]
 
 
-def _lookup(load, reader, text, disk=False):
-    """``(value, payload)``: the payload (marshal bytes) is None for a value marshal cannot keep."""
+def _lookup(load, reader, text, store):
+    """``(value, payload)`` from the memo, ``store`` (None: the process only) or parsing; the payload (marshal
+    bytes) is None for a value marshal cannot keep."""
     memo = _state["memo"]
     payload = memo.get((reader, text))
-    store = _store() if disk or len(text) >= DISK_MIN_BYTES else None
     key = None
     if payload is None and store is not None:
         key = digest("documents", _version(load.__module__), str(marshal.version), reader, text)
@@ -87,55 +87,87 @@ def _remember(key, payload):
     memo[key] = payload
 
 
-def cached_all(load, texts, groups=None, keep=True):
+def cached_all(load, texts, groups=None, layout=None):
     """``cached(load, text)`` for each of ``texts`` in order (a generator), the whole list kept as one entry too.
 
     A manifest is hundreds of small documents, each under ``DISK_MIN_BYTES`` and so parsed by every process,
     and reading hundreds of entries costs more than one: a fresh process that parsed these same texts before
     reads one entry and parses nothing. Values come one at a time, so a parse error is raised at its own
-    document, after the caller handled the ones before it; the entry is written only once every document
+    document, after the caller handled the ones before it; an entry is written only once every document
     parsed into a value marshal keeps.
 
-    ``groups`` (the lengths of consecutive runs of ``texts``: a render's files) gives each run an entry of its
-    own, read when the whole list missed: new values change some files, not all. ``keep=False`` (the caller
-    knows the list varies: a file renders random names) writes no entry for the whole list and one for every
-    run, however small; otherwise a run of one document under ``DISK_MIN_BYTES`` has none (a cold render
-    of hundreds of files would write hundreds more)."""
+    ``groups`` (the lengths of consecutive runs of ``texts``: a render's files) keeps the list as runs instead,
+    in one entry named by ``layout`` (the files' names; default ``groups`` itself): a render whose new values
+    change some files, not all, reads it, parses only the runs it lacks and writes it anew. One file per
+    render, not one per rendered file (creating files was half the cache's cost of a cold render)."""
     texts = list(texts)
     if groups is None and len(texts) < 2:
         for text in texts:
             yield cached(load, text)
         return
     reader = _reader(load)
-    key = digest("manifest", _version(load.__module__), str(marshal.version), reader, *texts)
-    store = _store() if groups is not None or sum(map(len, texts)) >= DISK_MIN_BYTES else None
-    found = _bundled(key, store if keep or groups is None else None, len(texts))
+    version = _version(load.__module__)
+    if groups is not None:
+        yield from _cached_runs(load, reader, version, texts, groups, layout)
+        return
+    key = digest("manifest", version, str(marshal.version), reader, *texts)
+    store = _store() if sum(map(len, texts)) >= DISK_MIN_BYTES else None
+    found = _bundled(key, store, len(texts))
     if found is not None:
         for text, (payload, value) in zip(texts, found):
             _remember((reader, text), payload)
             yield value
         return
     payloads = []
-    version = _version(load.__module__)
-    runs = [(key, texts)] if groups is None else [
-        (digest("manifest", version, str(marshal.version), reader, *run), run) for run in _runs(texts, groups)]
-    for run_key, run in runs:
-        found = _bundled(run_key, store, len(run)) if groups is not None else None
-        start = len(payloads)
+    for position, text in enumerate(texts):
+        value, payload = _lookup(load, reader, text, _store() if len(text) >= DISK_MIN_BYTES else None)
+        payloads.append(payload)
+        if position == len(texts) - 1 and None not in payloads:  # before the last yield: callers
+            _keep(key, marshal.dumps(tuple(payloads)), store)  # may stop at the last one
+        yield value
+
+
+def _cached_runs(load, reader, version, texts, groups, layout):
+    """cached_all with ``groups``: the runs of the last list of this ``layout``, as one entry."""
+    store = _store()
+    pack_key = digest("runs", version, str(marshal.version), reader, *(layout if layout is not None else [repr(groups)]))
+    packed = _state["memo"].get(pack_key)
+    if packed is None and store is not None:
+        packed = store.get(pack_key)
+    packed = _unpack(packed)
+    kept, fresh = {}, False
+    runs = list(_runs(texts, groups))
+    for number, run in enumerate(runs):
+        run_key = digest("manifest", version, str(marshal.version), reader, *run)
+        found = _unbundle(packed.get(run_key), len(run))
+        payloads = []
         for position, text in enumerate(run):
             if found is not None:
                 payload, value = found[position]
                 _remember((reader, text), payload)
             else:
-                value, payload = _lookup(load, reader, text)
+                value, payload = _lookup(load, reader, text, None)  # the runs entry keeps it
             payloads.append(payload)
             if position == len(run) - 1:  # before the run's last yield: callers may stop at the last one
-                if found is None and groups is not None and None not in payloads[start:]:
-                    small = len(run) == 1 and len(text) < DISK_MIN_BYTES
-                    _keep(run_key, payloads[start:], None if keep and small else store)
-                if len(payloads) == len(texts) and (keep or groups is None) and None not in payloads:
-                    _keep(key, payloads, store)
+                if None not in payloads and kept is not None:
+                    kept[run_key] = packed[run_key] if found is not None else marshal.dumps(tuple(payloads))
+                    fresh = fresh or found is None
+                else:
+                    kept = None  # a value marshal cannot keep: the runs are parsed every time
+                if number == len(runs) - 1 and kept is not None and (fresh or len(kept) != len(packed)):
+                    _keep(pack_key, marshal.dumps(kept), store)
             yield value
+
+
+def _unpack(payload):
+    """``{run key: bundle}`` of a runs entry; empty when it is missing or damaged."""
+    if payload is None:
+        return {}
+    try:
+        packed = marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return {}
+    return packed if isinstance(packed, dict) else {}  # its bundles are checked as they are read
 
 
 def _runs(texts, groups):
@@ -157,11 +189,10 @@ def _bundled(key, store, count):
     return found
 
 
-def _keep(key, payloads, store):
-    bundle = marshal.dumps(tuple(payloads))
-    _remember(key, bundle)
+def _keep(key, payload, store):
+    _remember(key, payload)
     if store is not None:
-        store.put(key, bundle)
+        store.put(key, payload)
 
 
 def _unbundle(bundle, count):

@@ -6,6 +6,7 @@ schema, the engine, NOTES, the optional post-renderer, hook/manifest sorting - a
 """
 import posixpath
 import sys
+from collections.abc import Sequence
 
 from .. import goyaml
 from ..chart.dependencies import check_dependencies, process_dependencies
@@ -33,7 +34,7 @@ class RenderResult(object):
 
     ``rendered``: template name -> engine output (partials omitted, NOTES included);
     ``manifest``: the release manifest exactly as Helm stores it; ``hooks``: :class:`Hook`
-    objects in Helm's kind order; ``notes``; ``crds``: ``(path, text)`` of ``crds/`` files;
+    objects in Helm's kind order; ``notes``; ``crds``: ``(path, text)`` of ``crds/`` files (a :class:`CrdFiles`);
     ``resources``: the parsed non-hook documents; ``values``: the user-supplied config as
     stored in ``release.config``; ``chart``: the chart rendered (dependencies processed);
     ``warnings``: what Helm would log while coalescing values (``cannot overwrite table...``);
@@ -163,16 +164,36 @@ def _render_release(chart, name, namespace, values, values_files, set_values, re
     if post_renderer:
         files = _post_render(files, post_renderer, enable_plugins)
     try:
-        hooks, manifests = sort_manifests(files, varies=bool(tracker.called))
+        hooks, manifests = sort_manifests(files)
     except RenderManifestError as exc:
         raise RenderError(str(exc))
-    crds = [(full_path, _text(data)) for _name, full_path, data in chart.crd_objects()]
+    crds = CrdFiles([(full_path, data) for _name, full_path, data in chart.crd_objects()])
     if show_only:
         hooks, manifests = _show_only(hooks, manifests, show_only)
     manifest = assemble(manifests, crds if include_crds else ())
     resources = [m.obj for m in manifests if m.obj is not None]
     return RenderResult(rendered, manifest, hooks, notes, crds, resources, config, chart, manifests,
                         _unique(warnings), sorted(tracker.called))
+
+
+class CrdFiles(Sequence):
+    """``(full path, text)`` of the ``crds/`` files of a chart and its subcharts (Helm's CRDObjects), each
+    decoded when read and not kept: a no-op upgrade never reads them, and kube-prometheus-stack carries
+    6 MB of them, which its loaded chart holds as bytes already."""
+
+    __slots__ = ("_entries",)
+
+    def __init__(self, entries):
+        self._entries = entries  # [(full path, bytes)]
+
+    def __len__(self):
+        return len(self._entries)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [(path, _text(data)) for path, data in self._entries[index]]
+        path, data = self._entries[index]
+        return path, _text(data)
 
 
 def _unique(items):

@@ -244,13 +244,12 @@ def sort_by_kind(items, order=INSTALL_ORDER, kind_of=lambda item: item.head.kind
     return sorted(items, key=lambda item: key(kind_of(item)))
 
 
-def sort_manifests(files, order=INSTALL_ORDER, varies=False):
+def sort_manifests(files, order=INSTALL_ORDER):
     """Helm's SortManifests: ``(hooks, manifests)`` from ``{template path: rendered text}``.
 
     Partials (``_*``) and whitespace-only files are skipped; documents with an unknown hook
-    event are dropped entirely, as Helm does. Documents are parsed through the document cache, one entry
-    for the whole render and one per file; ``varies`` (the templates called random or clock functions)
-    keeps only the entries per file.
+    event are dropped entirely, as Helm does. Documents are parsed through the document cache: one entry
+    for the render, by file, so a render with new values parses only the files they changed.
     """
     hooks, generic = [], []
     split = []
@@ -260,7 +259,7 @@ def sort_manifests(files, order=INSTALL_ORDER, varies=False):
             continue
         split.append((path, split_manifests(content)))
     loaded = cached_all(load, [doc for _path, docs in split for doc in docs], [len(docs) for _path, docs in split],
-                        keep=not varies)
+                        layout=[path for path, _docs in split])
     for path, docs in split:
         for doc in docs:
             try:

@@ -109,7 +109,7 @@ def write_output_dir(output_dir, result, disable_hooks=False, include_crds=False
             handle.write(SOURCE_HEADER % (name, text))
 
     seen = set()
-    for name, text in (result.crds if include_crds else []) + [(m.name, m.content) for m in result.manifests]:
+    for name, text in (list(result.crds) if include_crds else []) + [(m.name, m.content) for m in result.manifests]:
         write(name, text, name in seen)
         seen.add(name)
     if not disable_hooks:

@@ -1,5 +1,6 @@
 """The document cache: a fresh process reuses the parsed value of a YAML document it parsed before; any
 doubt (damage, another reader, a value marshal cannot keep, a parse error) means parsing again."""
+import marshal
 import os
 
 import pytest
@@ -151,15 +152,21 @@ def test_a_document_that_does_not_parse_fails_at_itself_and_the_manifest_is_not_
     assert entries(cache_dir) == before
 
 
-def test_a_damaged_manifest_entry_is_parsed_again_and_rewritten(cache_dir, monkeypatch):
-    text = _manifest(40)
-    expected = [r.obj for r in parse_manifest(text)]
+def _truncate_the_entry(cache_dir):
+    """Cut the cache's only entry in half; its name, path and whole bytes."""
     (name,) = entries(cache_dir)
     path = os.path.join(str(cache_dir), "documents", name)
     with open(path, "rb") as handle:
         data = handle.read()
     with open(path, "wb") as handle:
         handle.write(data[:len(data) // 2])
+    return name, path, data
+
+
+def test_a_damaged_manifest_entry_is_parsed_again_and_rewritten(cache_dir, monkeypatch):
+    text = _manifest(40)
+    expected = [r.obj for r in parse_manifest(text)]
+    name, path, data = _truncate_the_entry(cache_dir)
     fresh_process(monkeypatch)
     assert [r.obj for r in parse_manifest(text)] == expected
     with open(path, "rb") as handle:
@@ -191,9 +198,9 @@ def test_a_render_of_small_files_is_one_entry_a_fresh_process_reads_without_pars
     assert [m.obj for m in manifest.sort_manifests(files)[1]] == expected and len(expected) == 9
 
 
-def test_a_render_that_varies_keeps_its_files_so_only_the_changed_one_is_parsed(cache_dir, monkeypatch):
-    manifest.sort_manifests(_small_files(8), varies=True)
-    assert len(entries(cache_dir)) == 9  # one per file, none for the whole render
+def test_a_render_with_new_values_parses_only_the_file_they_changed(cache_dir, monkeypatch):
+    manifest.sort_manifests(_small_files(8))
+    assert len(entries(cache_dir)) == 1  # one entry for the render, by file
     fresh_process(monkeypatch)
     parsed = []
     real = goyaml.iter_documents
@@ -202,9 +209,26 @@ def test_a_render_that_varies_keeps_its_files_so_only_the_changed_one_is_parsed(
         parsed.append(text)
         return real(text, *args, **kwargs)
     monkeypatch.setattr(goyaml, "iter_documents", counting)
-    found = [m.obj for m in manifest.sort_manifests(_small_files(8, "other"), varies=True)[1]]
+    found = [m.obj for m in manifest.sort_manifests(_small_files(8, "other"))[1]]
     assert len(parsed) == 1 and "other" in parsed[0]
     assert [obj["stringData"] for obj in found if obj["kind"] == "Secret"] == [{"p": "other"}] and len(found) == 9
+    assert len(entries(cache_dir)) == 1  # rewritten in place: the next render of these files reads it
+    fresh_process(monkeypatch)
+    forbid_parsing(monkeypatch)
+    assert [m.obj for m in manifest.sort_manifests(_small_files(8, "other"))[1]] == found
+
+
+def test_a_damaged_render_entry_is_parsed_again_and_rewritten(cache_dir, monkeypatch):
+    expected = [m.obj for m in manifest.sort_manifests(_small_files(3))[1]]
+    name, path, data = _truncate_the_entry(cache_dir)
+    fresh_process(monkeypatch)
+    assert [m.obj for m in manifest.sort_manifests(_small_files(3))[1]] == expected
+    with open(path, "rb") as handle:
+        assert handle.read() == data
+    for foreign in (["not", "runs"], {"key": "not a bundle"}, {"key": b"not marshal"}):  # whole, yet not ours
+        doccache._store().put(name, marshal.dumps(foreign))
+        fresh_process(monkeypatch)
+        assert [m.obj for m in manifest.sort_manifests(_small_files(3))[1]] == expected
 
 
 def test_a_file_that_does_not_parse_is_named_and_nothing_of_the_render_is_kept(cache_dir):
@@ -215,4 +239,4 @@ def test_a_file_that_does_not_parse_is_named_and_nothing_of_the_render_is_kept(c
     kept = entries(cache_dir)
     with pytest.raises(manifest.RenderManifestError):
         manifest.sort_manifests(files)
-    assert entries(cache_dir) == kept and len(kept) <= 1  # at most cm-00's run; never the whole render
+    assert entries(cache_dir) == kept == []  # nothing of the render

@@ -125,3 +125,19 @@ def test_a_chart_whose_templates_changed_is_not_read_from_the_old_entry(cache_di
     assert parsecache.load_bundle(items, flags, funcs) is not None
     assert parsecache.load_bundle([items[0], ("c/templates/b.yaml", "{{ .c }}")], flags, funcs) is None
     assert parsecache.load_bundle(items[:1], flags, funcs) is None
+
+
+def test_a_parsed_set_leaves_no_lexer_memo_to_live_through_its_execution(cache_dir):
+    from ansible_collections.helmless.core.plugins.module_utils.gotemplate import lexer
+    items = [("c/templates/a.yaml", "{{ .a }}{{ .a | printf \"%q\" }}"), ("c/templates/b.yaml", "{{- if .b }}b{{ end }}")]
+    for attempt in ("parsed anew", "read from the entry written", "in this process already"):
+        keep = TemplateSet().preload(items)
+        TemplateSet().parse("c/templates/pre.yaml", "{{ .%s }}" % attempt.split()[0], disk=False)
+        assert lexer._RECIPES and lexer._OPERANDS
+        for name, text in items:
+            TemplateSet().parse(name, text, disk=False)
+        keep()
+        assert not lexer._RECIPES and not lexer._OPERANDS
+        assert TemplateSet().parse(*items[0]).execute(items[0][0], {"a": "x"}) == 'x"x"'
+        if attempt == "parsed anew":
+            fresh_process()

@@ -122,6 +122,31 @@ def test_signed_certificate_verifies_against_its_ca():
     assert lc.not_valid_before_utc <= now < lc.not_valid_after_utc
 
 
+def test_a_key_this_process_wrote_signs_without_being_parsed_again_and_others_still_parse(monkeypatch):
+    from ansible_collections.helmless.core.plugins.module_utils.funcs.sprig import crypto
+    ca = F["genCA"]("root", 2)
+    other = F["genCA"]("other", 2)
+    edited = ca.Key.replace("\n", "\r\n")  # the same key in other text: parsed as any PEM
+    parsed = []
+    real = crypto.serialization.load_der_private_key
+
+    def counting(*args, **kwargs):
+        parsed.append(args[0])
+        return real(*args, **kwargs)
+    monkeypatch.setattr(crypto.serialization, "load_der_private_key", counting)
+    leaf = F["genSignedCert"]("leaf", None, None, 1, ca)
+    assert parsed == []
+    x509.load_pem_x509_certificate(leaf.Cert.encode()).verify_directly_issued_by(
+        x509.load_pem_x509_certificate(ca.Cert.encode()))
+    crypto._WRITTEN.clear()  # as in a process that did not write it
+    assert crypto.parse_private_key_pem(other.Key).private_numbers() == \
+        real(base64.b64decode("".join(other.Key.splitlines()[1:-1])), None).private_numbers()
+    assert crypto.parse_private_key_pem(edited).private_numbers() == crypto.parse_private_key_pem(ca.Key).private_numbers()
+    assert len(parsed) == 3
+    with pytest.raises(crypto._KeyError):
+        crypto.parse_private_key_pem(ca.Key.replace("MII", "AAA", 1))
+
+
 def test_go_generated_ca_can_sign_our_certificates(go):
     cert, key = _certs(go[GO_CASES[0]])
     ca = F["buildCustomCert"](_b64(cert), _b64(key))

@@ -149,3 +149,22 @@ def test_set_values_merge_as_the_helm_cli_merges_its_set_flags(chart, tmp_path, 
     except (RenderError, ValuesError) as exc:
         got = str(exc)
     assert got == expected
+
+
+def test_crd_files_read_as_text_chart_first_then_subcharts_each_time_asked(chart, tmp_path):
+    from ansible_collections.helmless.core.plugins.module_utils.actions.inputs import from_render
+    crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: %s\n"
+    for rel, text in {"app/crds/a.yaml": crd % "as.example.com", "app/crds/notes.txt": "not a CRD\n",
+                      "app/charts/sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 0.1.0\n",
+                      "app/charts/sub/crds/b.yml": crd % "bs.example.com"}.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    expected = [("app/crds/a.yaml", crd % "as.example.com"), ("app/charts/sub/crds/b.yml", crd % "bs.example.com")]
+    result = render_release(chart, name="r", namespace="ns")
+    assert list(result.crds) == expected and list(result.crds) == expected  # read twice, same texts
+    assert len(result.crds) == 2 and result.crds[-1] == expected[-1] and result.crds[:1] == expected[:1]
+    assert list(from_render(result).crds) == expected
+    assert "crds" not in result.manifest
+    with_crds = render_release(chart, name="r", namespace="ns", include_crds=True).manifest
+    assert with_crds.index("as.example.com") < with_crds.index("bs.example.com") < with_crds.index("r-cm")

@@ -109,14 +109,22 @@ def randBytes(count):
 
 # ------------------------------------------------------------------ keys
 
+# PEM text -> key, of every key this process wrote out: a chart passes genCA's .Key back to genSignedCert,
+# and parsing it anew makes OpenSSL check the RSA key (40 ms) that is valid by construction.
+_WRITTEN = {}
+
+
 def _pem_key(priv):
     """pemBlockForKey: PKCS#1 RSA, SEC1 EC, OpenSSL DSA, PKCS#8 otherwise."""
     if isinstance(priv, (rsa.RSAPrivateKey, ec.EllipticCurvePrivateKey, dsa.DSAPrivateKey)):
         fmt = serialization.PrivateFormat.TraditionalOpenSSL
     else:
         fmt = serialization.PrivateFormat.PKCS8
-    return priv.private_bytes(serialization.Encoding.PEM, fmt,
-                              serialization.NoEncryption()).decode()
+    pem = priv.private_bytes(serialization.Encoding.PEM, fmt, serialization.NoEncryption()).decode()
+    if len(_WRITTEN) >= 256:
+        _WRITTEN.clear()
+    _WRITTEN[pem] = priv
+    return pem
 
 
 @go_signature("string")
@@ -164,6 +172,9 @@ def _pem_decode(data):
 def parse_private_key_pem(text):
     """Sprig's parsePrivateKeyPEM, with its error texts."""
     _need_cryptography()
+    written = _WRITTEN.get(text)
+    if written is not None:
+        return written
     block = _pem_decode(text)
     if block is None:
         raise _KeyError("no PEM data in input")
