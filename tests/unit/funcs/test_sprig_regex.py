@@ -1,6 +1,7 @@
 """Sprig regex functions follow Go's RE2 syntax, errors and match iteration, as in Helm."""
 import pytest
 
+from ansible_collections.helmless.core.plugins.module_utils.govalue.re2 import translate
 from sprig_oracle import oracle_render, evaluate
 
 CASES = [
@@ -55,6 +56,14 @@ CASES = [
     'regexFindAll "(?i:a)b" "AB ab Ab aB" -1', 'regexFindAll "a(?i)b|c" "aB C" -1',
     'regexFindAll "[\\\\x{41}-\\\\x{43}]+" "ABCD" -1', 'regexFindAll "\\\\.\\\\+\\\\-" ".+-" -1',
     'regexFindAll `\\Qab\\E+` "abbb abab" -1', 'regexFindAll `x\\Q\\E*` "xx" -1', 'regexFindAll `\\Qa.b` "a.b axb" -1',
+    # negated classes, and under (?i): Go folds a class before negating it
+    'regexFindAll "(?i)[^k]+" "akK\\u212abk" -1', 'regexFindAll "(?i)[^a-z]+" "a\\u017fK\\u212a-1" -1',
+    'regexFindAll "(?i)\\\\W+" "\\u017f\\u212a-x" -1', 'regexFindAll "(?i)\\\\D+" "K1k" -1',
+    'regexFindAll "(?i)[\\\\x00-jl-\\\\x{10FFFF}]+" "kK\\u212a" -1', 'regexFindAll "(?i)[^\\\\W]+" "\\u017fs-k" -1',
+    'regexReplaceAll "[^a-z\\\\d\\\\-]+" "H\\u00e9llo w\\u00f6rld-1" "_"', 'regexFindAll "\\\\W+" "a\\u00e9\\U0001F600 b" -1',
+    'regexFindAll "[\\\\s\\\\S]+" "a\\nb" -1', 'regexFindAll "[^\\\\x00-\\\\x{10FFFF}]" "ab" -1',
+    'regexFindAll "[\\\\x00-\\\\x{10FFFF}]" "a\\u00e9" -1', 'regexFindAll "[^\\\\\\\\]+" "a\\\\b" -1',
+    'regexFindAll "[^[:^alpha:]]+" "ab1c" -1', 'regexFindAll "\\\\P{Lu}+" "abCd\\u00c9e" -1',
 ]
 
 
@@ -105,3 +114,11 @@ def real_expected(tmp_path_factory):
 @pytest.mark.parametrize("case", REAL_CHART_CASES)
 def test_regexes_from_real_charts_match_helm(case, real_expected):
     assert evaluate(case) == real_expected[case]
+
+
+@pytest.mark.parametrize("expr", [r"[^a-z\d\-]", r"\W", r"[^\\]", r"\S+", r"[^[:alnum:]]", r"(?i)[^k]"])
+def test_negated_class_is_written_as_a_python_negation(expr):
+    """Written as its positive ranges up to U+10FFFF, Python compiles such a class one code point at a time
+    (milliseconds each, in every task new to the pattern); as ``[^...]`` in microseconds."""
+    pattern = translate(expr)[0]
+    assert "[^" in pattern and "10ffff" not in pattern.lower()
