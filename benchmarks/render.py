@@ -10,10 +10,10 @@ of its own: "first", the first render on a controller that never ran a task (not
 then, with only the compiled regexes a controller keeps after its first task (the demo chart rendered
 once), "cold": the first render of a chart new to the controller; "cached": the first render of the same
 inputs in a fresh process (a playbook rerun, which the output cache answers for a chart whose output its
-inputs alone decide, the parse and document caches for the others), and "warm", the median of that
-process's other renders; "seen": the first render of the chart as another release (a chart seen before,
-new inputs: the parse and document caches only). Ratios to Helm for each, geometric means next to their
-targets. Charts whose default values fail by design use their first values file. Then the peak RSS of
+inputs alone decide, the parse and document caches for the others), and "warm", that process's other
+renders; "seen": the first render of the chart as another release (a chart seen before, new inputs: the
+parse and document caches only). Each of ours is the median over N such rounds, each round with new cache
+directories. Ratios to Helm for each, geometric means next to their targets. Charts whose default values fail by design use their first values file. Then the peak RSS of
 one render of the largest chart, each side in a fresh process: ours as a chart new to the controller, then as
 a rerun.
 
@@ -127,28 +127,36 @@ def controller_regexes():
 
 
 def _time_ours(chart, values_path, runs, regexes):
-    """(imports, first, cold, cached, seen, warm) seconds, each from fresh interpreters.
+    """(imports, first, cold, cached, seen, warm) seconds, each the median over ``runs`` rounds of fresh
+    interpreters (a first or cold render happens once per cache directory, so one sample each would be all
+    the machine's noise: the geometric mean moved by 0.1 from run to run).
 
-    ``first``: the first render on a controller that never ran a task (an empty cache directory: the
-    engine's own regexes compile too). Then three processes sharing a new cache directory that holds only
+    Each round: ``first``, the first render on a controller that never ran a task (an empty cache directory:
+    the engine's own regexes compile too). Then three processes sharing a new cache directory that holds only
     ``regexes`` (controller_regexes): the first renders the chart with nothing of it cached (cold: a chart
     new to the controller); the second renders the same inputs again (cached: the output cache answers when
-    the chart's output is its inputs' alone, else the parse and document caches do), then the median of its
-    further renders (warm); the third renders the chart as another release (seen: a chart seen before, with
-    new inputs, so only the parse and document caches answer)."""
-    empty = tempfile.mkdtemp(prefix="helmless-render-empty-")
-    cache = tempfile.mkdtemp(prefix="helmless-render-cache-")
+    the chart's output is its inputs' alone, else the parse and document caches do), then its further renders
+    (warm); the third renders the chart as another release (seen: a chart seen before, with new inputs, so
+    only the parse and document caches answer)."""
     archive = corpuskit.archive(chart)
-    try:
-        (_, first) = _run_child(archive, "rel", 1, values_path, empty)
-        shutil.copytree(regexes, os.path.join(cache, "regexes"))
-        found = [_run_child(archive, name, count, values_path, cache)
-                 for name, count in (("rel", 1), ("rel", max(runs, 2)), ("other", 1))]
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
-        shutil.rmtree(empty, ignore_errors=True)
-    (_, cold), (imports, cached, *rest), (_, seen) = found
-    return imports, first, cold, cached, seen, statistics.median(rest)
+    samples = {key: [] for key in ("imports", "first", "cold", "cached", "seen", "warm")}
+    for _ in range(max(runs, 1)):
+        empty = tempfile.mkdtemp(prefix="helmless-render-empty-")
+        cache = tempfile.mkdtemp(prefix="helmless-render-cache-")
+        try:
+            (_, first) = _run_child(archive, "rel", 1, values_path, empty)
+            shutil.copytree(regexes, os.path.join(cache, "regexes"))
+            found = [_run_child(archive, name, count, values_path, cache)
+                     for name, count in (("rel", 1), ("rel", 3), ("other", 1))]
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+            shutil.rmtree(empty, ignore_errors=True)
+        (_, cold), (imports, cached, *rest), (_, seen) = found
+        for key, value in (("imports", imports), ("first", first), ("cold", cold), ("cached", cached),
+                           ("seen", seen)):
+            samples[key].append(value)
+        samples["warm"] += rest
+    return tuple(statistics.median(samples[key]) for key in ("imports", "first", "cold", "cached", "seen", "warm"))
 
 
 _RSS_CHILD = r"""
