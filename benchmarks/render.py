@@ -13,9 +13,9 @@ inputs in a fresh process (a playbook rerun, which the output cache answers for 
 inputs alone decide, the parse and document caches for the others), and "warm", that process's other
 renders; "seen": the first render of the chart as another release (a chart seen before, new inputs: the
 parse and document caches only). Each of ours is the median over N such rounds, each round with new cache
-directories. Ratios to Helm for each, geometric means next to their targets. Charts whose default values fail by design use their first values file. Then the peak RSS of
-one render of the largest chart, each side in a fresh process: ours as a chart new to the controller, then as
-a rerun.
+directories. Ratios to Helm for each, geometric means next to their targets. Charts whose default values
+fail by design use their first values file. Then the peak RSS of one render of the largest chart, each side
+in a fresh process: ours as a chart new to the controller, then as a rerun.
 
     python3 benchmarks/render.py [-n 5] [chart ...]
 """
@@ -156,7 +156,7 @@ def _time_ours(chart, values_path, runs, regexes):
                            ("seen", seen)):
             samples[key].append(value)
         samples["warm"] += rest
-    return tuple(statistics.median(samples[key]) for key in ("imports", "first", "cold", "cached", "seen", "warm"))
+    return tuple(statistics.median(samples[key]) for key in samples)
 
 
 _RSS_CHILD = r"""

@@ -13,6 +13,7 @@ collection on disk), nothing is installed; Python's own ``.pyc`` handling applie
 import importlib.machinery
 import importlib.util
 import marshal
+import operator
 import os
 import sys
 import types
@@ -81,7 +82,7 @@ def source_stats(root):
         folder = folders.pop()
         try:
             with os.scandir(folder) as listing:
-                entries = sorted(listing, key=_entry_name)
+                entries = sorted(listing, key=operator.attrgetter("name"))
         except OSError:
             continue
         below = []
@@ -98,10 +99,6 @@ def source_stats(root):
                 lines.append("%s %d %d" % (entry.path, stat.st_size, stat.st_mtime_ns))
         folders += reversed(below)
     return lines
-
-
-def _entry_name(entry):
-    return entry.name
 
 
 def _file_version(module):

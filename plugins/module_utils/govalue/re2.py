@@ -86,17 +86,6 @@ def _char(cp):
     return "\\U%08x" % cp
 
 
-def _merged(ranges):
-    out = []
-    for lo, hi in sorted(ranges):
-        if out and lo <= out[-1][1] + 1:
-            if hi > out[-1][1]:
-                out[-1] = (out[-1][0], hi)
-        else:
-            out.append((lo, hi))
-    return out
-
-
 def _size(ranges):
     return sum(hi - lo + 1 for lo, hi in ranges)
 
@@ -108,8 +97,10 @@ def _class_text(ranges, negate, fold):
     ranges costs milliseconds, ``[^a-z]`` itself microseconds, so without ``fold`` the smaller form is
     written. Under ``(?i)`` (``fold``) the class keeps the sign it was given: Go folds a class, then
     negates it, which is what Python's ``(?i:[^...])`` matches; a positive class Python folds as Go."""
-    ranges = _merged(ranges)
-    own, rest = (_negate(ranges), ranges) if negate else (ranges, _negate(ranges))
+    rest = _negate(ranges)
+    own = _negate(rest)  # ``ranges`` sorted and merged
+    if negate:
+        own, rest = rest, own
     if not fold:
         negate = _size(rest) < _size(own)
     if negate and not rest:
@@ -461,7 +452,7 @@ class _Parser(object):
             neg = True
             self.i += 1
         ranges = []
-        mixed = False  # a negated part: \\W, \\P{..}, [:^..:]
+        mixed = False  # a negated part: \W, \P{..}, [:^..:]
         first = True
         while self.i < len(s) and (s[self.i] != "]" or first):
             first = False
