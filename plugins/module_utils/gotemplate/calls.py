@@ -222,7 +222,8 @@ def make_plan(tree, ident, f, arg_nodes, arg_evs):
         if ptype != _INTERFACE:
             final_check = _final_checker(tree, arg_nodes[-1] if arg_nodes else ident, ptype)
 
-    def plan(ctx, dot, vars, final):
+    def plan(ctx, dot, vars, final, tree=tree, ident=ident, convs=convs, bad_plain=bad_plain, bad_final=bad_final,
+             final_check=final_check):
         if final is MISSING:
             if bad_plain is not None:
                 raise err(ctx, tree, ident, bad_plain)
@@ -233,9 +234,7 @@ def make_plan(tree, ident, f, arg_nodes, arg_evs):
         argv.append(final if final_check is None else final_check(ctx, final))
         return argv
     if n == 1 and final_check is None:
-        c0 = convs[0]
-
-        def plan1(ctx, dot, vars, final):
+        def plan1(ctx, dot, vars, final, tree=tree, ident=ident, c0=convs[0], bad_plain=bad_plain, bad_final=bad_final):
             if final is MISSING:
                 if bad_plain is not None:
                     raise err(ctx, tree, ident, bad_plain)
@@ -245,9 +244,8 @@ def make_plan(tree, ident, f, arg_nodes, arg_evs):
             return (c0(ctx, dot, vars), final)
         return plan1
     if n == 2 and final_check is None:
-        c0, c1 = convs
-
-        def plan2(ctx, dot, vars, final):
+        def plan2(ctx, dot, vars, final, tree=tree, ident=ident, c0=convs[0], c1=convs[1], bad_plain=bad_plain,
+                  bad_final=bad_final):
             if final is MISSING:
                 if bad_plain is not None:
                     raise err(ctx, tree, ident, bad_plain)
@@ -263,7 +261,7 @@ def _final_checker(tree, errnode, ptype):
     """Check the piped final value against the parameter type ``ptype``."""
     check = _CHECKS.get(ptype)
 
-    def final_check(ctx, v):
+    def final_check(ctx, v, tree=tree, errnode=errnode, ptype=ptype, check=check):
         if v is not None and (check is None or check(v)):
             return v
         return validate(ctx, tree, errnode, v, ptype, False)
@@ -279,22 +277,22 @@ def _converter(tree, node, ev, ptype):
             # Literals convert the same way every time: do it once (errors stay lazy).
             value = typed_value(_PROBE, tree, node, _no_eval, ptype, None, None)
         except (ExecError, _NeedsEval):
-            def literal(ctx, dot, vars):
+            def literal(ctx, dot, vars, tree=tree, node=node, ev=ev, ptype=ptype):
                 return typed_value(ctx, tree, node, ev, ptype, dot, vars)
             return literal
-        return lambda ctx, dot, vars: value
+        return lambda ctx, dot, vars, value=value: value
     raw = _is_raw(node)
     check = _CHECKS.get(ptype)
     node = _at(node)
     if check is None:
-        def nilcheck(ctx, dot, vars):
+        def nilcheck(ctx, dot, vars, tree=tree, node=node, ev=ev, ptype=ptype, raw=raw):
             v = ev(ctx, dot, vars)
             if v is None:
                 return validate(ctx, tree, node, v, ptype, raw)
             return v
         return nilcheck
 
-    def checked(ctx, dot, vars):
+    def checked(ctx, dot, vars, tree=tree, node=node, ev=ev, ptype=ptype, raw=raw, check=check):
         v = ev(ctx, dot, vars)
         if v is not None and check(v):
             return v
