@@ -143,20 +143,11 @@ class _Decoder(object):
     def __init__(self, parser, text):
         self.parser = parser
         self.text = text if "\\/" in text else None
-        self.decode_count = 0
-        self.alias_count = 0
         self.late = None  # first error of the JSON conversion step (after YAML decoding)
 
     def _late(self, msg):
         if self.late is None:
             self.late = msg
-
-    @staticmethod
-    def _value(raw):
-        """A raw scalar as the JSON round trip makes it: numbers become float64."""
-        if isinstance(raw, int) and not isinstance(raw, bool):
-            return float(raw)
-        return raw
 
     def _check(self, value):
         """json.Marshal refuses NaN and ±Inf values (keys were stringified before)."""
@@ -182,33 +173,62 @@ class _Decoder(object):
         raise _Fail("invalid map key: %s" % go_sharp_v(raw))
 
     def document(self):
-        """Decode events up to the DocumentEndEvent; return the document value."""
+        """Decode events up to the DocumentEndEvent; return the document value.
+
+        The loop runs once per event of every rendered document, so the common case (an untagged
+        scalar, a plain container) is tested first and the counters live in locals."""
         get = self.parser.get_event
+        text = self.text
         anchors = {}
         in_progress = set()
         stack = []  # frames: [container, anchor, start_count, pending_key, pending_raw_key]
         result = None
-        self.decode_count += 1
+        count = 1  # go-yaml's decode count: one per node, and an alias counts its target's size
+        aliased = 0
         while True:
             ev = get()
-            cls = type(ev)
+            cls = ev.__class__
             if cls is _SCALAR:
-                self.decode_count += 1
-                plain = ev.style == "" or ev.style is None
-                if plain and ev.tag is None and ev.value == "<<" and stack \
-                        and isinstance(stack[-1][0], dict) and stack[-1][3] is _NOKEY:
-                    self.decode_count -= 1
-                    stack[-1][3] = _MERGEKEY
-                    continue
-                if ev.tag == _MERGE and stack and isinstance(stack[-1][0], dict) and stack[-1][3] is _NOKEY:
-                    stack[-1][3] = _MERGEKEY
-                    continue
-                if self.text is not None and ev.style == '"':
-                    self._slash_escape(ev)
-                raw = _resolve_tagged(ev.tag, ev.value, plain)
-                value = self._value(raw)
+                count += 1
+                style = ev.style
+                plain = not style
+                tag = ev.tag
+                if tag is None:
+                    value = ev.value
+                    if plain:
+                        if value == "<<" and stack and stack[-1][3] is _NOKEY and stack[-1][0].__class__ is dict:
+                            count -= 1
+                            stack[-1][3] = _MERGEKEY
+                            continue
+                        raw = resolve_plain(value)
+                    else:
+                        if text is not None and style == '"':
+                            self._slash_escape(ev)
+                        raw = value
+                else:
+                    if tag == _MERGE and stack and stack[-1][3] is _NOKEY and stack[-1][0].__class__ is dict:
+                        stack[-1][3] = _MERGEKEY
+                        continue
+                    if text is not None and style == '"':
+                        self._slash_escape(ev)
+                    raw = _resolve_tagged(tag, ev.value, plain)
+                value = float(raw) if raw.__class__ is int else raw  # the JSON round trip: numbers are float64
                 if ev.anchor is not None:
                     anchors[ev.anchor] = (raw, value, 1)
+            elif cls is _MAP_START or cls is _SEQ_START:
+                if len(stack) >= MAX_DEPTH:  # go-yaml's max_flow_level / max_indents
+                    raise _Fail("exceeded max depth of %d" % MAX_DEPTH)
+                count += 1
+                if ev.anchor is not None:
+                    in_progress.add(ev.anchor)
+                stack.append([{} if cls is _MAP_START else [], ev.anchor, count, _NOKEY, None])
+                continue
+            elif cls is _MAP_END or cls is _SEQ_END:
+                frame = stack.pop()
+                value = raw = frame[0]
+                if frame[1] is not None:
+                    in_progress.discard(frame[1])
+                    anchors[frame[1]] = (raw, value, count - frame[2] + 1)
             elif cls is _ALIAS:
                 name = ev.anchor
                 if name in in_progress:
@@ -217,50 +237,36 @@ class _Decoder(object):
                 if target is None:
                     raise YAMLError("yaml: unknown anchor '%s' referenced" % name)
                 raw, value, size = target
-                self.decode_count += 1 + size
-                self.alias_count += size
-                if self.alias_count > 100 and self.decode_count > 1000 and \
-                        float(self.alias_count) / self.decode_count > _allowed_alias_ratio(self.decode_count):
+                count += 1 + size
+                aliased += size
+                if aliased > 100 and count > 1000 and float(aliased) / count > _allowed_alias_ratio(count):
                     raise _Fail("document contains excessive aliasing")
                 value = _copy(value)
-            elif cls is _MAP_START or cls is _SEQ_START:
-                if len(stack) >= MAX_DEPTH:  # go-yaml's max_flow_level / max_indents
-                    raise _Fail("exceeded max depth of %d" % MAX_DEPTH)
-                self.decode_count += 1
-                if ev.anchor is not None:
-                    in_progress.add(ev.anchor)
-                stack.append([{} if cls is _MAP_START else [], ev.anchor, self.decode_count, _NOKEY, None])
-                continue
-            elif cls is _MAP_END or cls is _SEQ_END:
-                frame = stack.pop()
-                value = raw = frame[0]
-                if frame[1] is not None:
-                    in_progress.discard(frame[1])
-                    anchors[frame[1]] = (raw, value, self.decode_count - frame[2] + 1)
             elif cls is _DOC_END:
                 return result
             else:
                 continue
             if not stack:
-                if isinstance(value, float):
+                if value.__class__ is float:
                     self._check(value)
                 result = value
                 continue
             top = stack[-1]
             container = top[0]
-            if isinstance(container, list):
-                if isinstance(value, float):
+            if container.__class__ is list:
+                if value.__class__ is float:
                     self._check(value)
                 container.append(value)
             elif top[3] is _NOKEY:
-                top[3] = self._key(raw) if not isinstance(raw, (dict, list)) else self._key_container(raw)
+                top[3] = raw if raw.__class__ is str else (
+                    self._key(raw) if not isinstance(raw, (dict, list)) else self._key_container(raw))
             elif top[3] is _MERGEKEY:
                 top[3] = _NOKEY
                 self._merge(container, value)
             else:
-                if isinstance(value, float):
+                if value.__class__ is float:
                     self._check(value)
-                if isinstance(top[3], tuple):
+                if top[3].__class__ is tuple:
                     self._late(top[3][0] + go_sharp_v(raw))
                 else:
                     container[top[3]] = value
