@@ -29,6 +29,7 @@ _END = "end"
 _ELSE = "else"
 _LITERALS = (BoolNode, DotNode, NilNode, NumberNode, StringNode)
 _new = object.__new__
+_NO_DECL = ()  # the declarations of the pipelines that declare none, one shared empty tuple
 
 
 class _Fallback(Exception):
@@ -482,11 +483,12 @@ class Parser(object):
         pos, declared, is_assign, commands = recipe
         pipe = _new(PipeNode)
         pipe.pos = base + pos
-        pipe.decl = []
+        pipe.decl = _NO_DECL
         pipe.cmds = cmds = []
         pipe.is_assign = False
         names = self.scope.names
         if declared:
+            pipe.decl = []
             for vpos, name in declared:
                 pipe.decl.append(VariableNode(base + vpos, name))
                 names.append(name)
@@ -500,7 +502,7 @@ class Parser(object):
                 for kind, at, val, extra in ops:
                     if kind == O_FIELD:
                         node = _new(FieldNode)
-                        node.ident = list(val)
+                        node.ident = val
                     elif kind == O_WORD:
                         if val not in funcs:  # an unknown function, or break/continue as keyword
                             raise _Fallback()
@@ -517,7 +519,7 @@ class Parser(object):
                         if extra not in names:
                             raise _Fallback()
                         node = _new(VariableNode)
-                        node.ident = list(val)
+                        node.ident = val
                         node.slot, node.elem = self.resolve(extra)
                     elif kind == O_PIPE:
                         node = self.simple_pipeline(val, base, "parenthesized pipeline")
