@@ -11,7 +11,8 @@ A closure takes what it was compiled with as default parameters (``tree=tree``) 
 as free variables, and its callers pass only the leading arguments: a free variable is a
 40-byte cell per variable per closure, and kube-prometheus-stack compiles 45,000 closures
 (the cells were 7 MiB of its peak memory).  Only the lazily compiled bodies of if, with and
-range stay free variables, because the closure assigns them.
+range stay free variables, because the closure assigns them, and so does a call's table of
+argument plans, which it fills.
 """
 
 from ..gcpolicy import paused
@@ -541,7 +542,7 @@ class _Compiler(object):
         plans = {}
 
         def run_call(ctx, dot, vars, final=MISSING, tree=tree, cmd=cmd, ident=ident, name=name, arg_nodes=arg_nodes,
-                     arg_evs=arg_evs, plans=plans):
+                     arg_evs=arg_evs):
             f = ctx.funcs.get(name) or ctx.ts.resolve(name, ctx, tree, ident)
             if f.builtin is not None and (f.builtin == "call" or f.builtin == "len"):
                 return call_function(ctx, tree, cmd, ident, f, arg_nodes, arg_evs, dot, vars, final)
