@@ -220,8 +220,10 @@ def _recipe(m, base):
     pipeline, two variables outside range, a literal after a "|", a keyword as operand).
 
     ``right``: the ``}}``; ``trim``: whether it is ``-}}``; ``name``: a template's or define's name
-    (unquoted) at ``name_pos``; ``pipe``: None or ``(pos, declared, is_assign, commands)``, ``declared``
-    ``((pos, "$x"), ...)`` and a command ``(pos, operands)``, an operand ``(kind, pos, value, extra)``:
+    (unquoted) at ``name_pos``; ``pipe``: None or ``(pos, declared, is_assign, commands, refs)``, ``declared``
+    ``((pos, "$x"), ...)``, ``refs`` ``(frozenset of function names, tuple of variable names in text order)``
+    of every command, parenthesized ones included (None in a parenthesized pipeline's own tuple), and a
+    command ``(pos, operands)``, an operand ``(kind, pos, value, extra)``:
     O_FIELD (``value`` the ident tuple, ``pos`` at its first chained field as Go places it), O_DOT,
     O_VAR (``value`` the ident tuple, ``extra`` the variable's name), O_WORD (an identifier, or
     break/continue: the parser knows the function names), O_BOOL (``extra`` its value), O_NIL,
@@ -256,6 +258,8 @@ def _recipe(m, base):
     cmds = []
     ops = None
     outer = []
+    words = []
+    variables = []
     operands = _OPERANDS
     new_command = True
     pos = start - base
@@ -276,7 +280,7 @@ def _recipe(m, base):
             new_command = True
             continue
         if kind == O_CLOSE:
-            inner = (cmds[0][0], (), False, cmds)
+            inner = (cmds[0][0], (), False, cmds, None)
             cmds, ops = outer.pop()
             ops.append((O_PIPE, inner[0], inner, None))
             continue
@@ -292,8 +296,13 @@ def _recipe(m, base):
             ops = None
             new_command = True
         else:
+            if kind == O_WORD:
+                words.append(word)
+            elif kind == O_VAR:
+                variables.append(op[3])
             ops.append((kind, first + op[1], op[2], op[3]))
-    pipe = (declared[0][0] if declared else start - base, declared, assign is not None, cmds)
+    pipe = (declared[0][0] if declared else start - base, declared, assign is not None, cmds,
+            (frozenset(words), tuple(variables)))
     return (head, right, trim, name, name_pos, pipe)
 
 

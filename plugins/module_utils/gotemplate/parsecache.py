@@ -12,7 +12,9 @@ largest charts); single templates (``tpl``) have entries of their own.
 Trees are stored as nested tuples of plain values (``encode``) in ``marshal`` format, not pickled:
 pickling slotted nodes was the largest cost of a cold kube-prometheus-stack render (0.48 s to write
 its trees, against 0.14 s in this form), and marshal reads plain values at C speed. Lists of nodes
-are decoded when first read (``_StoredList``), which exec does when it first runs them. The text
+are decoded when first read (``_StoredList``), which exec does when it first runs them, and the pipeline
+of a simple action that declares nothing is stored as the parser left it, its lexer recipe
+(``parser.RecipePipe``: plain tuples already, shared by every occurrence of the action in a template). The text
 itself is not stored: the caller has it, and it is part of the key. See diskcache for the guarantees
 (atomic writes, corrupt or foreign entries ignored, ``HELMLESS_CACHE=off``).
 """
@@ -20,6 +22,7 @@ import marshal
 
 from ..diskcache import Store, digest, enabled
 from . import nodes as N
+from .parser import RecipePipe
 
 MAX_BYTES = 256 * 1024 * 1024
 # Every module of this package and of the value model it parses literals with (strconv, unquote): the
@@ -134,7 +137,7 @@ def _decoded(name, text, entry, funcs):
 
 # Node kinds in the stored form: (kind, pos, fields...).
 (_LIST, _TEXT, _ACTION, _PIPE, _COMMAND, _IDENT, _VAR, _DOT, _NIL, _FIELD, _CHAIN, _BOOL, _NUMBER,
- _STRING, _IF, _RANGE, _WITH, _BREAK, _CONTINUE, _TEMPLATE) = range(20)
+ _STRING, _IF, _RANGE, _WITH, _BREAK, _CONTINUE, _TEMPLATE, _RECIPE_PIPE) = range(21)
 
 
 def encode(n):
@@ -155,10 +158,18 @@ def _pipe(n):
             [_ENCODERS[c.__class__](c) for c in n.cmds], n.is_assign)
 
 
+def _recipe_pipe(n):
+    """A RecipePipe as its recipe, unless something built its nodes already."""
+    if n.stored is None:
+        return _pipe(n)
+    commands, base, resolved = n.stored
+    return (_RECIPE_PIPE, n.pos, commands, base, resolved)
+
+
 def _branch(kind):
     def encode_branch(n):
-        other = n.else_list
-        return (kind, n.pos, _pipe(n.pipe), _ENCODERS[n.list.__class__](n.list),
+        pipe, other = n.pipe, n.else_list
+        return (kind, n.pos, _ENCODERS[pipe.__class__](pipe), _ENCODERS[n.list.__class__](n.list),
                 None if other is None else _ENCODERS[other.__class__](other))
     return encode_branch
 
@@ -166,8 +177,9 @@ def _branch(kind):
 _ENCODERS.update({
     N.TextNode: lambda n: (_TEXT, n.pos, n.text),
     N.ListNode: lambda n: (_LIST, n.pos, [_ENCODERS[c.__class__](c) for c in n.nodes]),
-    N.ActionNode: lambda n: (_ACTION, n.pos, _pipe(n.pipe)),
+    N.ActionNode: lambda n: (_ACTION, n.pos, _ENCODERS[n.pipe.__class__](n.pipe)),
     N.PipeNode: _pipe,
+    RecipePipe: _recipe_pipe,
     N.CommandNode: lambda n: (_COMMAND, n.pos, [_ENCODERS[a.__class__](a) for a in n.args]),
     N.FieldNode: lambda n: (_FIELD, n.pos, n.ident),
     N.IdentifierNode: lambda n: (_IDENT, n.pos, n.ident),
@@ -182,7 +194,8 @@ _ENCODERS.update({
     N.BoolNode: lambda n: (_BOOL, n.pos, n.value),
     N.NumberNode: lambda n: (_NUMBER, n.pos, n.text, n.is_int, n.is_uint, n.is_float, n.is_complex, n.int_val,
                              n.float_val, n.complex_val),
-    N.TemplateNode: lambda n: (_TEMPLATE, n.pos, n.name, None if n.pipe is None else _pipe(n.pipe)),
+    N.TemplateNode: lambda n: (_TEMPLATE, n.pos, n.name,
+                               None if n.pipe is None else _ENCODERS[n.pipe.__class__](n.pipe)),
     N.BreakNode: lambda n: (_BREAK, n.pos),
     N.ContinueNode: lambda n: (_CONTINUE, n.pos),
 })
@@ -225,6 +238,9 @@ def decode(t):
     elif kind == _FIELD:
         n = _new(N.FieldNode)
         n.pos, n.ident = t[1], t[2]
+    elif kind == _RECIPE_PIPE:
+        n = _new(RecipePipe)
+        n.pos, n.stored = t[1], t[2:]
     elif kind == _PIPE:
         n = _new(N.PipeNode)
         n.pos, n.decl, n.cmds, n.is_assign = t[1], list(map(decode, t[2])), list(map(decode, t[3])), t[4]

@@ -6,7 +6,9 @@ variable stack by name.
 
 A simple action comes from the lexer as one ACTION token carrying its recipe (see lexer.SIMPLE);
 ``simple_action`` and ``simple_pipeline`` build the nodes the token rules would build from the
-recipe directly.  When they meet anything the token rules reject (an unknown function, an
+recipe directly; a pipeline that declares no variable builds its command nodes only when first
+read (``RecipePipe``), so the parser checks it from the recipe's summary of function and variable
+names.  When they meet anything the token rules reject (an unknown function, an
 undeclared variable, ``define`` below the top...), the ACTION token is replaced by the action's
 ordinary tokens and parsed as any other, so errors and their lines are Go's.
 """
@@ -30,6 +32,76 @@ _ELSE = "else"
 _LITERALS = (BoolNode, DotNode, NilNode, NumberNode, StringNode)
 _new = object.__new__
 _NO_DECL = ()  # the declarations of the pipelines that declare none, one shared empty tuple
+
+
+def build_commands(commands, base, resolved):
+    """The CommandNodes of a recipe's ``commands`` (see lexer._recipe), positions relative to ``base``;
+    ``resolved`` yields the ``(slot, elem)`` of each variable in text order."""
+    cmds = []
+    for cpos, ops in commands:
+        cmd = _new(CommandNode)
+        cmd.pos = base + cpos
+        cmd.args = args = []
+        for kind, at, val, extra in ops:
+            if kind == O_FIELD:
+                node = _new(FieldNode)
+                node.ident = val
+            elif kind == O_WORD:
+                node = _new(IdentifierNode)
+                node.ident = val
+            elif kind == O_STRING:
+                node = _new(StringNode)
+                node.quoted = val
+                node.text = extra
+            elif kind == O_DOT:
+                node = _new(DotNode)
+            elif kind == O_VAR:
+                node = _new(VariableNode)
+                node.ident = val
+                node.slot, node.elem = next(resolved)
+            elif kind == O_PIPE:
+                node = _new(PipeNode)
+                node.decl = _NO_DECL
+                node.cmds = build_commands(val[3], base, resolved)
+                node.is_assign = False
+            elif kind == O_NUMBER:
+                node = _new(NumberNode)
+                node.text = val
+                (node.is_int, node.is_uint, node.is_float, node.is_complex, node.int_val, node.float_val,
+                 node.complex_val) = extra
+            elif kind == O_BOOL:
+                node = _new(BoolNode)
+                node.value = extra
+            else:
+                node = _new(NilNode)
+            node.pos = base + at
+            args.append(node)
+        cmds.append(cmd)
+    return cmds
+
+
+_PIPE_CMDS = PipeNode.__dict__["cmds"]  # the slot, under the property of RecipePipe
+
+
+class RecipePipe(PipeNode):
+    """The pipeline of a simple action that declares no variable, its commands built from the recipe
+    when first read: exec reads them when it compiles the action, which an action in a branch never
+    taken never is, and the parse cache stores the recipe itself (its tuples are plain values already).
+    ``stored`` is ``(commands, base, resolved)`` until then (see build_commands)."""
+    __slots__ = ("stored",)
+    decl = _NO_DECL
+    is_assign = False
+
+    @property
+    def cmds(self):
+        try:
+            return _PIPE_CMDS.__get__(self)
+        except AttributeError:
+            commands, base, resolved = self.stored
+            cmds = build_commands(commands, base, iter(resolved))
+            _PIPE_CMDS.__set__(self, cmds)
+            self.stored = None
+            return cmds
 
 
 class _Fallback(Exception):
@@ -479,69 +551,36 @@ class Parser(object):
         """pipeline() of an ACTION token's tokens, from its recipe's pipeline ``recipe`` (see
         lexer._recipe) and the position ``base`` it is relative to; raises _Fallback where
         they would not parse (an unknown function, an undeclared variable, break or continue
-        as keyword)."""
-        pos, declared, is_assign, commands = recipe
+        as keyword). Its checks read the recipe's summary of names; a pipeline that declares
+        nothing is a RecipePipe, whose nodes are built only if something reads them."""
+        pos, declared, is_assign, commands, (words, variables) = recipe
+        funcs = self.funcs
+        for word in words:
+            if word not in funcs:  # an unknown function, or break/continue as keyword
+                raise _Fallback()
+        names = self.scope.names
+        for _vpos, name in declared:  # visible to the pipeline's own commands, as in Go
+            names.append(name)
+        resolved = ()
+        if variables:
+            for name in variables:
+                if name not in names:
+                    if declared:
+                        del names[len(names) - len(declared):]
+                    raise _Fallback()
+            resolved = tuple(map(self.resolve, variables))  # before bind: the commands see the outer ones
+        self.idents.update(words)
+        if not declared:
+            pipe = _new(RecipePipe)
+            pipe.pos = base + pos
+            pipe.stored = (commands, base, resolved)
+            return pipe
         pipe = _new(PipeNode)
         pipe.pos = base + pos
-        pipe.decl = _NO_DECL
-        pipe.cmds = cmds = []
-        pipe.is_assign = False
-        names = self.scope.names
-        if declared:
-            pipe.decl = []
-            for vpos, name in declared:
-                pipe.decl.append(VariableNode(base + vpos, name))
-                names.append(name)
-            pipe.is_assign = is_assign
-        funcs = self.funcs
-        try:
-            for cpos, ops in commands:
-                cmd = _new(CommandNode)
-                cmd.pos = base + cpos
-                cmd.args = args = []
-                for kind, at, val, extra in ops:
-                    if kind == O_FIELD:
-                        node = _new(FieldNode)
-                        node.ident = val
-                    elif kind == O_WORD:
-                        if val not in funcs:  # an unknown function, or break/continue as keyword
-                            raise _Fallback()
-                        self.idents.add(val)
-                        node = _new(IdentifierNode)
-                        node.ident = val
-                    elif kind == O_STRING:
-                        node = _new(StringNode)
-                        node.quoted = val
-                        node.text = extra
-                    elif kind == O_DOT:
-                        node = _new(DotNode)
-                    elif kind == O_VAR:
-                        if extra not in names:
-                            raise _Fallback()
-                        node = _new(VariableNode)
-                        node.ident = val
-                        node.slot, node.elem = self.resolve(extra)
-                    elif kind == O_PIPE:
-                        node = self.simple_pipeline(val, base, "parenthesized pipeline")
-                    elif kind == O_NUMBER:
-                        node = _new(NumberNode)
-                        node.text = val
-                        (node.is_int, node.is_uint, node.is_float, node.is_complex, node.int_val, node.float_val,
-                         node.complex_val) = extra
-                    elif kind == O_BOOL:
-                        node = _new(BoolNode)
-                        node.value = extra
-                    else:
-                        node = _new(NilNode)
-                    node.pos = base + at
-                    args.append(node)
-                cmds.append(cmd)
-        except _Fallback:
-            if declared:
-                del names[len(names) - len(declared):]
-            raise
-        if declared:
-            self.bind(pipe, context)
+        pipe.decl = [VariableNode(base + vpos, name) for vpos, name in declared]
+        pipe.cmds = build_commands(commands, base, iter(resolved))
+        pipe.is_assign = is_assign
+        self.bind(pipe, context)
         return pipe
 
     def check_pipeline(self, pipe, context):

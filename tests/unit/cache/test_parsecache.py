@@ -4,6 +4,7 @@ import os
 import pytest
 
 import corpuskit
+from gotemplate.oracle import oracle, ours
 from ansible_collections.helmless.core.plugins.module_utils.gotemplate import TemplateSet, parsecache, template
 from ansible_collections.helmless.core.plugins.module_utils.render import render_release
 
@@ -70,6 +71,25 @@ def test_a_corrupt_entry_is_parsed_again_with_the_same_output(cache_dir):
     assert render() == expected
     funcs = template._builtins()
     assert parsecache.load("t", TEXT, ("break" in funcs, "continue" in funcs), funcs) is not None  # rewritten
+
+
+@pytest.mark.parametrize("text, values", [
+    # variables of outer scopes read inside parenthesized pipelines, in a range and in a with
+    ('{{ $n := "x" }}{{ range $i, $v := .Values.items }}{{ printf "%s%d<%q>" $n $i (print $v) }}'
+     '{{ with $v }}{{ (print $n $i) | len }}{{ end }}{{ end }}', {"items": ["a", "b"]}),
+    # an error inside a nested pipeline of a branch taken: its line, column and the node it quotes
+    ('{{ $x := 3 }}\n{{ if .Values.go }}\n  {{ (index $x 1) | print }}\n{{ end }}', {"go": True}),
+    # the same action text twice, the second in another scope with a variable of its own
+    ('{{ $a := 1 }}{{ (print $a) }}{{ range $a := .Values.items }}{{ (print $a) }}{{ end }}', {"items": [7]}),
+])
+def test_a_tree_read_from_the_cache_renders_and_fails_as_helm_does(cache_dir, monkeypatch, text, values):
+    """Pipelines of simple actions are stored as the lexer's recipes with their variables' slots, and built
+    only when an action first runs: parsed or read from the cache, output and errors are Helm's."""
+    expected = oracle(text, values)
+    assert ours(text, values) == expected
+    fresh_process()
+    forbid_parsing(monkeypatch)
+    assert ours(text, values) == expected
 
 
 def test_a_cached_tree_using_a_function_the_template_set_lacks_fails_as_parsing_would(cache_dir):
