@@ -73,6 +73,7 @@ class TemplateSet(object):
             self._funcs.update(funcs)
         self._resolved = {}
         self._trees = {}
+        self._pack = None  # parsecache.TplPack of the chart being rendered (preload), shared by clones
 
     def add_funcs(self, funcs):
         """Add or replace functions (Go's Funcs)."""
@@ -91,7 +92,8 @@ class TemplateSet(object):
 
     def parse(self, name, text, disk=True):
         """Parse ``text`` as template ``name``; its define/block templates join the set. ``disk``: look
-        the text up in (and add it to) the disk cache; preload does that for a whole chart at once."""
+        the text up in (and add it to) the disk cache; preload does that for a whole chart at once, and
+        makes the texts parsed after it (``tpl``) one entry (write_pack) instead of one each."""
         key = (name, text)
         funcs = self._funcs
         flags = self._flags()
@@ -99,12 +101,15 @@ class TemplateSet(object):
         if hit is not None:
             trees = hit[0]
         else:
+            pack = self._pack if disk else None
             with paused():  # parsing only allocates nodes that live on
-                stored = parsecache.load(name, text, flags, funcs) if disk else None
+                stored = parsecache.load(name, text, flags, funcs) if disk and pack is None else None
                 if stored is None:
                     parser = Parser(name, text, funcs)
                     trees, idents = parser.parse(), frozenset(parser.idents)
-                    if disk:
+                    if pack is not None:
+                        pack.add(name, text, flags, trees, idents)
+                    elif disk:
                         parsecache.save(name, text, flags, trees, idents)
                 else:
                     trees, idents = stored
@@ -135,7 +140,10 @@ class TemplateSet(object):
         missing = [key for key in items if self._hit(key, flags) is None]
         if not missing:
             return _parsed
+        self._pack = parsecache.tpl_pack(missing, flags)
         with paused():
+            for name, text, pack_flags, trees, idents in self._pack.read(funcs):
+                _remember((name, text), trees, pack_flags, idents)
             found = parsecache.load_bundle(missing, flags, funcs)
         if found is not None:
             for key, (trees, idents) in zip(missing, found):
@@ -148,6 +156,11 @@ class TemplateSet(object):
                 parsecache.save_bundle(missing, flags, [(hit[0], hit[2]) for hit in parsed])
             _parsed()
         return keep
+
+    def write_pack(self):
+        """Store the texts parsed since preload (see parse) as one entry, once the set has run."""
+        if self._pack is not None:
+            self._pack.write()
 
     def has(self, name):
         return name in self._trees
@@ -163,6 +176,7 @@ class TemplateSet(object):
         new._funcs = dict(self._funcs)
         new._resolved = dict(self._resolved)
         new._trees = dict(self._trees)
+        new._pack = self._pack
         return new
 
     def execute(self, name, data):

@@ -158,6 +158,7 @@ class Engine(object):
             except HelmlessError as exc:  # a template error, or a Go panic outside a function call
                 raise RenderError(format_exec_error(name, exc))
             rendered[name] = out.replace(NO_VALUE, "")
+        tset.write_pack()
         return rendered
 
 

@@ -6,7 +6,8 @@ import pytest
 import corpuskit
 from gotemplate.oracle import oracle, ours
 from ansible_collections.helmless.core.plugins.module_utils.gotemplate import TemplateSet, parsecache, template
-from ansible_collections.helmless.core.plugins.module_utils.render import render_release
+from ansible_collections.helmless.core.plugins.module_utils.gotemplate.parser import Parser
+from ansible_collections.helmless.core.plugins.module_utils.render import outputcache, render_release
 
 TEXT = '{{ define "x" }}X{{ .a | printf "%s" }}{{ end }}{{ range $i, $v := .items }}{{ $i }}={{ template "x" $v }};{{ end }}'
 DATA = {"items": [{"a": "p"}, {"a": "q"}]}
@@ -25,6 +26,7 @@ def cache_dir(tmp_path, monkeypatch):
 def fresh_process():
     template._PARSE_CACHE.clear()
     parsecache._state.pop("store", None)
+    outputcache._state.pop("store", None)  # rendered output: the store of this test's directory, not an earlier one's
 
 
 def render(text=TEXT, funcs=None):
@@ -132,6 +134,38 @@ def test_a_chart_s_templates_are_one_entry_and_a_damaged_one_is_parsed_again_and
     fresh_process()
     forbid_parsing(monkeypatch)
     assert render_release(chart, name="rel", namespace="ns").manifest == expected
+
+
+def _uncached(chart, name, monkeypatch):
+    with monkeypatch.context() as scoped:
+        scoped.setenv("HELMLESS_CACHE", "off")
+        fresh_process()
+        return render_release(chart, name=name, namespace="ns").manifest
+
+
+def test_the_texts_a_chart_s_templates_parse_with_tpl_are_one_entry_the_next_process_reads(cache_dir, monkeypatch):
+    chart = corpuskit.archive("vault")  # its templates pass five texts to tpl
+    parsed = []
+    monkeypatch.setattr(template, "Parser", lambda name, text, funcs: parsed.append(name) or Parser(name, text, funcs))
+    render_release(chart, name="rel", namespace="ns")
+    assert parsed.count("gotpl") > 1
+    assert len(os.listdir(cache_dir / "templates")) == 2  # the chart's templates, and what tpl parsed
+    expected = _uncached(chart, "other", monkeypatch)
+    fresh_process()
+    forbid_parsing(monkeypatch)
+    assert render_release(chart, name="other", namespace="ns").manifest == expected  # no output cached for it
+
+
+def test_a_damaged_entry_of_tpl_texts_is_parsed_again_and_rewritten(cache_dir, monkeypatch):
+    chart = corpuskit.archive("vault")
+    render_release(chart, name="rel", namespace="ns")
+    pack = min((cache_dir / "templates").iterdir(), key=lambda path: path.stat().st_size)
+    data = pack.read_bytes()
+    pack.write_bytes(data[:-5] + bytes(5))
+    expected = _uncached(chart, "other", monkeypatch)
+    fresh_process()
+    assert render_release(chart, name="other", namespace="ns").manifest == expected
+    assert pack.read_bytes() == data
 
 
 def test_a_chart_whose_templates_changed_is_not_read_from_the_old_entry(cache_dir, monkeypatch):
