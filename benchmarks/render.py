@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Render time of every corpus chart, ours against real Helm 4 at HELM4_VERSION in the same run.
 
-For each chart: the median of N renders, each of a freshly loaded chart, load time excluded
-(as SOURCES.md measures the oracle). Helm's side is timed inside the oracle (scripts/oracle, Go):
+For each chart: the median of N rounds, each rendering a freshly loaded chart on Helm's side and then
+on ours, load time excluded (as SOURCES.md measures the oracle). Helm's side is timed inside the oracle (scripts/oracle, Go):
 the work ``render_release`` does, which is what ``helm template`` does (action.Install with a client
 dry run: values, templates, notes, manifests split, parsed and sorted); its engine alone is printed
 beside. Ours runs in fresh processes, each chart against cache directories
@@ -68,11 +68,16 @@ def _values_for(chart):
         return files[0] if files else None
 
 
-def _time_helm(chart, values_path, runs):
-    """(template, render) medians, timed inside the Helm oracle at the pinned version, chart load excluded:
-    ``template`` the work of ``render_release`` (``helm template``: action.Install, client dry-run: values,
-    render, notes, manifests sorted and parsed), ``render`` pkg/engine alone (values and templates only)."""
-    fields = {"chart": corpuskit.archive(chart), "name": "rel", "namespace": "ns", "runs": runs,
+HELM_BURST = 3
+
+
+def _time_helm(chart, values_path):
+    """(template, render) seconds of one round, timed inside the Helm oracle at the pinned version, chart load
+    excluded: ``template`` the work of ``render_release`` (``helm template``: action.Install, client dry-run:
+    values, render, notes, manifests sorted and parsed), ``render`` pkg/engine alone (values and templates
+    only). Each is the median of a burst of HELM_BURST runs in the oracle's warm process, as Helm was timed
+    before its runs were spread over the rounds."""
+    fields = {"chart": corpuskit.archive(chart), "name": "rel", "namespace": "ns", "runs": HELM_BURST,
               "values_files": [values_path] if values_path else []}
     return tuple(statistics.median(helm_oracle.call(op, **fields)["seconds"]) for op in ("install", "render"))
 
@@ -126,12 +131,14 @@ def controller_regexes():
     return os.path.join(cache, "regexes")
 
 
-def _time_ours(chart, values_path, runs, regexes):
-    """(imports, first, cold, cached, seen, warm) seconds, each the median over ``runs`` rounds of fresh
-    interpreters (a first or cold render happens once per cache directory, so one sample each would be all
-    the machine's noise: the geometric mean moved by 0.1 from run to run).
+def _time_chart(chart, values_path, runs, regexes):
+    """(helm, helm engine, imports, first, cold, cached, seen, warm) seconds, each the median over ``runs``
+    rounds, Helm's and ours in turn in each round: a slow spell of this shared machine then falls on both
+    sides' samples instead of on one side's (timed one after the other, a chart's ratio moved by up to 2x
+    between runs, and the cold geometric mean by 0.2). Ours are fresh interpreters (a first or cold render
+    happens once per cache directory, so one sample each would be all the machine's noise).
 
-    Each round: ``first``, the first render on a controller that never ran a task (an empty cache directory:
+    Each round of ours: ``first``, the first render on a controller that never ran a task (an empty cache directory:
     the engine's own regexes compile too). Then three processes sharing a new cache directory that holds only
     ``regexes`` (controller_regexes): the first renders the chart with nothing of it cached (cold: a chart
     new to the controller); the second renders the same inputs again (cached: the output cache answers when
@@ -139,8 +146,11 @@ def _time_ours(chart, values_path, runs, regexes):
     (warm); the third renders the chart as another release (seen: a chart seen before, with new inputs, so
     only the parse and document caches answer)."""
     archive = corpuskit.archive(chart)
-    samples = {key: [] for key in ("imports", "first", "cold", "cached", "seen", "warm")}
+    samples = {key: [] for key in ("helm", "engine", "imports", "first", "cold", "cached", "seen", "warm")}
     for _ in range(max(runs, 1)):
+        helm, engine_only = _time_helm(chart, values_path)
+        samples["helm"].append(helm)
+        samples["engine"].append(engine_only)
         empty = tempfile.mkdtemp(prefix="helmless-render-empty-")
         cache = tempfile.mkdtemp(prefix="helmless-render-cache-")
         try:
@@ -212,11 +222,11 @@ def main(argv=None):
         "ours warm", "first×", "cold×", "cached×", "seen×", "warm×"))
     for chart in args.charts or charts():
         values = _values_for(chart)
-        helm, engine_only = _time_helm(chart, values, args.runs)
         try:
-            imports, first, cold, cached, seen, warm = _time_ours(chart, values, args.runs, regexes)
+            helm, engine_only, imports, first, cold, cached, seen, warm = _time_chart(chart, values, args.runs,
+                                                                                     regexes)
         except Exception as exc:  # a chart we cannot render yet is reported, not fatal
-            print("%-26s %9.1f  error: %s" % (chart, helm * 1e3, str(exc)[:60]))
+            print("%-26s error: %s" % (chart, str(exc)[:70]))
             continue
         rows.append((helm, cold, cached, seen, warm, first, engine_only))
         print("%-26s %9.1f %9.1f %9.0f %10.1f %10.1f %11.1f %10.1f %10.1f %6.1f %6.1f %7.1f %6.1f %6.1f" % (
