@@ -2,8 +2,9 @@
 """Release operations on the local control plane: helmless.core vs the helm CLI vs kubernetes.core.helm.
 
 For a ~50-object and a ~300-object chart, in the same run: a no-op rerun and a real upgrade (one value
-changed in every object), each the median of N runs as Ansible tasks (ansible-playbook wall time of a
-playbook of that one task) for the two collections and as a `helm upgrade` process for the CLI; plus the
+changed in every object), each the median of N rounds in which every side runs once in turn: as Ansible
+tasks (ansible-playbook wall time of a playbook of that one task) for the two collections, as one process
+for our engine, and as a `helm upgrade` process for the CLI; plus the
 number of API requests our no-op makes. kubernetes.core comes from the `ansible` PyPI package (extracted, not installed) and runs
 with the real helm v3 binary built by scripts/controlplane, without the helm-diff plugin (not built: the
 Go module proxy refuses it; kubernetes.core.helm then decides idempotence from the stored values and chart).
@@ -228,36 +229,37 @@ def measure(args, kubeconfig, bins):
             core.create_namespace({"metadata": {"name": spaces[who]}})
         pb = {who: os.path.join(work, "%s-%d.yml" % (who, objects)) for who in ("ours", "kcore")}
         modules = {"ours": "helmless.core.release", "kcore": "kubernetes.core.helm"}
-        noop, upgrade, requests = {}, {}, None
-        for who in ("ours",) if args.no_kubernetes_core else ("ours", "kcore"):
-            playbook(pb[who], modules[who], "bench", spaces[who], chart, 1, kubeconfig, bins["helm3"])
-            run_playbook(pb[who], env)  # install
-            times = []
-            for _ in range(args.n):
-                took, result = run_playbook(pb[who], env)
-                assert not result.get("changed"), "%s no-op reported changed" % who
-                times.append(took)
-                if who == "ours":
-                    requests = result["api_requests"]["total"]
-            noop[who] = statistics.median(times)
-            times = []
-            for i in range(args.n):
-                playbook(pb[who], modules[who], "bench", spaces[who], chart, i + 2, kubeconfig, bins["helm3"])
-                took, result = run_playbook(pb[who], env)
-                assert result.get("changed"), "%s upgrade reported no change" % who
-                times.append(took)
-            upgrade[who] = statistics.median(times)
         spaces["direct"] = "bench-direct-%s" % uuid.uuid4().hex[:6]
         core.create_namespace({"metadata": {"name": spaces["direct"]}})
-        timed(direct("bench", spaces["direct"], chart, 1, kubeconfig), env)
-        noop["direct"] = statistics.median(timed(direct("bench", spaces["direct"], chart, 1, kubeconfig), env)
-                                           for _ in range(args.n))
-        upgrade["direct"] = statistics.median(timed(direct("bench", spaces["direct"], chart, i + 2, kubeconfig), env)
-                                              for i in range(args.n))
         helm = [bins["helm4"], "upgrade", "--install", "bench", chart, "-n", spaces["helm"]]
-        timed(helm + ["--set", "rev=1"], env)
-        noop["helm"] = statistics.median(timed(helm + ["--set", "rev=1"], env) for _ in range(args.n))
-        upgrade["helm"] = statistics.median(timed(helm + ["--set", "rev=%d" % (i + 2)], env) for i in range(args.n))
+
+        def step(who, rev, changes):
+            """One timed run of ``who`` with value ``rev``: (seconds, our API requests or None)."""
+            if who in pb:
+                playbook(pb[who], modules[who], "bench", spaces[who], chart, rev, kubeconfig, bins["helm3"])
+                took, result = run_playbook(pb[who], env)
+                assert bool(result.get("changed")) is changes, "%s: %s" % (
+                    who, "the upgrade reported no change" if changes else "the no-op reported a change")
+                return took, result.get("api_requests", {}).get("total")
+            if who == "direct":
+                return timed(direct("bench", spaces["direct"], chart, rev, kubeconfig), env), None
+            return timed(helm + ["--set", "rev=%d" % rev], env), None
+
+        # Every side in turn in each round, so a slow spell of the machine falls on all of them.
+        everyone = (("ours",) if args.no_kubernetes_core else ("ours", "kcore")) + ("direct", "helm")
+        for who in everyone:
+            step(who, 1, True)  # install
+        noop, upgrade, requests = {who: [] for who in everyone}, {who: [] for who in everyone}, None
+        for _ in range(args.n):
+            for who in everyone:
+                took, count = step(who, 1, False)
+                noop[who].append(took)
+                requests = count if who == "ours" else requests
+        for i in range(args.n):
+            for who in everyone:
+                upgrade[who].append(step(who, i + 2, True)[0])
+        noop = {who: statistics.median(times) for who, times in noop.items()}
+        upgrade = {who: statistics.median(times) for who, times in upgrade.items()}
         rows.append((objects, noop, upgrade, requests))
         for ns in spaces.values():
             core.delete_namespace(ns)
