@@ -7,7 +7,8 @@ text, the parser's break/continue switches and ``ENGINE``: a hash of this packag
 value model's, so any change to the template engine invalidates every entry. A chart's templates are
 one entry for all of them (``save_bundle``, keyed by every name and text), written after a render
 parsed them: one file to create and read per chart instead of one per template (hundreds, for the
-largest charts); single templates (``tpl``) have entries of their own.
+largest charts); the texts its templates parse with ``tpl`` are one more (``TplPack``), and a single
+template parsed on its own has an entry of its own.
 
 Trees are stored as nested tuples of plain values (``encode``) in ``marshal`` format, not pickled:
 pickling slotted nodes was the largest cost of a cold kube-prometheus-stack render (0.48 s to write
@@ -84,12 +85,13 @@ def bundle_key(items, flags):
     return digest(*parts)
 
 
-def load_bundle(items, flags, funcs):
-    """``[(trees, idents)]`` for the ``(name, text)`` pairs ``items``, kept together by save_bundle, or None."""
+def load_bundle(key, items, funcs):
+    """``[(trees, idents)]`` for the ``(name, text)`` pairs ``items``, kept together by save_bundle under ``key``
+    (their bundle_key), or None."""
     store = _store()
     if store is None:
         return None
-    payload = store.get(bundle_key(items, flags))
+    payload = store.get(key)
     if payload is None:
         return None
     try:
@@ -106,15 +108,16 @@ def load_bundle(items, flags, funcs):
     return None if None in found else found
 
 
-def save_bundle(items, flags, parsed):
-    """Keep the ``(trees, idents)`` of every ``(name, text)`` pair of ``items`` as one entry: a chart's
+def save_bundle(key, parsed):
+    """Keep the ``(trees, idents)`` of each of a chart's templates as one entry under ``key`` (the bundle_key of
+    their ``(name, text)`` pairs, in ``parsed``'s order): a chart's
     templates are one file to read or write, not one each (creating hundreds of files was a third of a
     cold kube-prometheus-stack render). Each template is encoded and marshalled on its own, so the nested
     tuples of one template at a time are alive, not those of the whole chart (15 MB of kube-prometheus-stack's
     peak memory)."""
     store = _store()
     if store is not None:
-        store.put(bundle_key(items, flags), marshal.dumps([marshal.dumps(_encoded(trees, idents))
+        store.put(key, marshal.dumps([marshal.dumps(_encoded(trees, idents))
                                                            for trees, idents in parsed]))
 
 
@@ -166,9 +169,9 @@ class TplPack(object):
         self.kept, self.added = kept + added, []
 
 
-def tpl_pack(items, flags):
-    """The TplPack of the chart whose templates are the ``(name, text)`` pairs ``items``."""
-    return TplPack(digest("tpl", bundle_key(items, flags)))
+def tpl_pack(key):
+    """The TplPack of the chart whose templates' bundle_key is ``key``."""
+    return TplPack(digest("tpl", key))
 
 
 def _encoded(trees, idents):

@@ -140,11 +140,12 @@ class TemplateSet(object):
         missing = [key for key in items if self._hit(key, flags) is None]
         if not missing:
             return _parsed
-        self._pack = parsecache.tpl_pack(missing, flags)
+        key = parsecache.bundle_key(missing, flags)  # hashes every template's text: once per render
+        self._pack = parsecache.tpl_pack(key)
         with paused():
             for name, text, pack_flags, trees, idents in self._pack.read(funcs):
                 _remember((name, text), trees, pack_flags, idents)
-            found = parsecache.load_bundle(missing, flags, funcs)
+            found = parsecache.load_bundle(key, missing, funcs)
         if found is not None:
             for key, (trees, idents) in zip(missing, found):
                 _remember(key, trees, flags, idents)
@@ -153,7 +154,7 @@ class TemplateSet(object):
         def keep():
             parsed = [self._hit(key, flags) for key in missing]
             if None not in parsed:
-                parsecache.save_bundle(missing, flags, [(hit[0], hit[2]) for hit in parsed])
+                parsecache.save_bundle(key, [(hit[0], hit[2]) for hit in parsed])
             _parsed()
         return keep
 

@@ -176,9 +176,10 @@ def test_a_chart_whose_templates_changed_is_not_read_from_the_old_entry(cache_di
     for name, text in items:
         TemplateSet().parse(name, text, disk=False)
     keep()
-    assert parsecache.load_bundle(items, flags, funcs) is not None
-    assert parsecache.load_bundle([items[0], ("c/templates/b.yaml", "{{ .c }}")], flags, funcs) is None
-    assert parsecache.load_bundle(items[:1], flags, funcs) is None
+    changed = [items[0], ("c/templates/b.yaml", "{{ .c }}")]
+    assert parsecache.load_bundle(parsecache.bundle_key(items, flags), items, funcs) is not None
+    assert parsecache.load_bundle(parsecache.bundle_key(changed, flags), changed, funcs) is None
+    assert parsecache.load_bundle(parsecache.bundle_key(items[:1], flags), items[:1], funcs) is None
 
 
 def test_a_parsed_set_leaves_no_lexer_memo_to_live_through_its_execution(cache_dir):
