@@ -117,8 +117,7 @@ def save_bundle(key, parsed):
     peak memory)."""
     store = _store()
     if store is not None:
-        store.put(key, marshal.dumps([marshal.dumps(_encoded(trees, idents))
-                                                           for trees, idents in parsed]))
+        store.put(key, marshal.dumps([marshal.dumps(_encoded(trees, idents)) for trees, idents in parsed]))
 
 
 class TplPack(object):
