@@ -185,21 +185,22 @@ def include_func(template_set, counters):
 
 
 def tpl_func(template_set, counters, funcs_for):
-    """``tpl text data``: parse ``text`` as template ``gotpl`` in a clone of the set and run it.
+    """``tpl text data``: parse ``text`` as a new template ``gotpl`` in a clone of the set and run it.
 
     ``funcs_for(clone)`` returns the include/tpl pair bound to the clone, so defines made in
-    the text are visible to includes inside it (and to nested tpl), never outside.
+    the text are visible to includes inside it (and to nested tpl), never outside. The text's own
+    tree runs even when it is empty and an enclosing tpl's ``gotpl`` stays in the set (Go's New).
     """
     @go_signature("string", "interface {}")
     def tpl(text, data):
         clone = template_set.clone()
         clone.add_funcs(funcs_for(clone))
         try:
-            clone.parse("gotpl", text)
+            tree = clone.parse_new("gotpl", text)
         except TemplateError as exc:
             raise WrappedError("cannot parse template %s" % go_quote(text), exc)
         try:
-            out = clone.execute("gotpl", data)
+            out = clone.execute_tree(tree, data)
         except TemplateError as exc:
             raise WrappedError("error during tpl function execution for %s" % go_quote(text), exc)
         return out.replace("<no value>", "")

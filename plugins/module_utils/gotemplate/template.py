@@ -94,32 +94,46 @@ class TemplateSet(object):
         """Parse ``text`` as template ``name``; its define/block templates join the set. ``disk``: look
         the text up in (and add it to) the disk cache; preload does that for a whole chart at once, and
         makes the texts parsed after it (``tpl``) one entry (write_pack) instead of one each."""
+        self._install(self._parsed_trees(name, text, disk))
+        return self
+
+    def parse_new(self, name, text):
+        """Go's ``t.New(name).Parse(text)``: parse into the set, and return the tree the new template
+        itself executes. That is the text's own tree even when it is empty (blanks, comments, defines
+        only) and the set keeps an earlier definition of ``name``: Helm's ``tpl`` runs it, not the set's."""
+        trees = self._parsed_trees(name, text, True)
+        self._install(trees)
+        return trees[name]
+
+    def _parsed_trees(self, name, text, disk):
         key = (name, text)
         funcs = self._funcs
         flags = self._flags()
         hit = self._hit(key, flags)
         if hit is not None:
-            trees = hit[0]
-        else:
-            pack = self._pack if disk else None
-            with paused():  # parsing only allocates nodes that live on
-                stored = parsecache.load(name, text, flags, funcs) if disk and pack is None else None
-                if stored is None:
-                    parser = Parser(name, text, funcs)
-                    trees, idents = parser.parse(), frozenset(parser.idents)
-                    if pack is not None:
-                        pack.add(name, text, flags, trees, idents)
-                    elif disk:
-                        parsecache.save(name, text, flags, trees, idents)
-                else:
-                    trees, idents = stored
-            _remember(key, trees, flags, idents)
+            return hit[0]
+        pack = self._pack if disk else None
+        with paused():  # parsing only allocates nodes that live on
+            stored = parsecache.load(name, text, flags, funcs) if disk and pack is None else None
+            if stored is None:
+                parser = Parser(name, text, funcs)
+                trees, idents = parser.parse(), frozenset(parser.idents)
+                if pack is not None:
+                    pack.add(name, text, flags, trees, idents)
+                elif disk:
+                    parsecache.save(name, text, flags, trees, idents)
+            else:
+                trees, idents = stored
+        _remember(key, trees, flags, idents)
+        return trees
+
+    def _install(self, trees):
+        """Go's AddParseTree: an empty tree does not replace an existing definition of its name."""
         for tname, tree in trees.items():
             old = self._trees.get(tname)
             if old is not None and is_empty_tree(tree.root) and old.root is not None:
                 continue
             self._trees[tname] = tree
-        return self
 
     def _flags(self):
         """The parser's switches: ``break`` and ``continue`` are keywords unless functions have those names."""
@@ -186,10 +200,14 @@ class TemplateSet(object):
         if tree is None:
             raise ExecError(None, None, None, "template: no template %s associated with template %s"
                             % (go_quote(name), go_quote(self.name)))
+        return self.execute_tree(tree, data)
+
+    def execute_tree(self, tree, data):
+        """Execute ``tree`` (from parse_new) with ``data`` as dot, in this set."""
         run = tree.compiled or compile_tree(tree)
         out = []
         tvars = [data]
         if tree.nvars > 1:
             tvars.extend([UNSET] * (tree.nvars - 1))
-        run(_Ctx(self, name, 0), data, tvars, out.append)
+        run(_Ctx(self, tree.name, 0), data, tvars, out.append)
         return "".join(out)
