@@ -124,7 +124,9 @@ status:
     apply_method: {description: "csa or ssa (Helm 4's field).", type: str, returned: always}
     labels: {description: "The release's labels (I(labels), Helm 4's C(--labels)).", type: dict, returned: always}
 plan:
-  description: Per object what the run does (create, patch, apply, replace, delete, unchanged, drift, keep).
+  description:
+    - Per object what the run does (create, patch, apply, replace, delete, unchanged, drift, keep, skip).
+    - C(skip) is an object an uninstall leaves because another release owns it or its ownership cannot be read.
   returned: always
   type: list
   elements: dict

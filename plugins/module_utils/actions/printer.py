@@ -40,14 +40,15 @@ def status_text(rel):
     return out
 
 
-def operation_stdout(operation, rel, name):
-    """What ``helm upgrade --install`` / ``helm uninstall`` / ``helm rollback`` prints after ``operation``."""
+def operation_stdout(operation, rel, name, info=""):
+    """What ``helm upgrade --install`` / ``helm uninstall`` / ``helm rollback`` prints after ``operation``;
+    ``info``: uninstall's report of the objects it kept or skipped, printed first as helm does."""
     if operation == "install":
         return 'Release "%s" does not exist. Installing it now.\n' % name + status_text(rel)
     if operation == "upgrade":
         return 'Release "%s" has been upgraded. Happy Helming!\n' % name + status_text(rel)
     if operation == "uninstall":
-        return 'release "%s" uninstalled\n' % name
+        return (info + "\n" if info else "") + 'release "%s" uninstalled\n' % name
     if operation == "rollback":
         return "Rollback was a success! Happy Helming!\n"
     return ""

@@ -27,7 +27,7 @@ def plan_summary(changes, crds=(), namespace_create=None):
     counts = {}
     for change in list(crds) + list(changes):
         counts[change.action] = counts.get(change.action, 0) + 1
-    order = ("create", "apply", "patch", "replace", "delete", "unchanged", "drift", "keep")
+    order = ("create", "apply", "patch", "replace", "delete", "unchanged", "drift", "keep", "skip")
     parts = ["%d %s" % (counts[a], a) for a in order if counts.get(a)]
     if namespace_create is not None:
         parts.insert(0, "create namespace %s" % namespace_create["metadata"]["name"])

@@ -23,7 +23,8 @@ MASK = "********"
 # Shorter strings are not hidden: "1", "no", "on" (or a one-letter test token) would mask unrelated text everywhere.
 MIN_LENGTH = 4
 # Words playbooks read back (a revision's status, a plan's actions): a Secret holding one does not mask it.
-_VOCABULARY = frozenset(STATUSES + ("create", "apply", "patch", "replace", "delete", "unchanged", "drift", "keep"))
+_VOCABULARY = frozenset(STATUSES + ("create", "apply", "patch", "replace", "delete", "unchanged", "drift", "keep",
+                                    "skip"))
 _DOCUMENT = regex(r"(?m)^---[ \t]*(?:#.*)?$")
 _USERINFO = regex(r"(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@'\"]*:)([^/\s@'\"]+)@")
 

@@ -86,6 +86,8 @@ class Outcome:
         self.namespace_create = None
         self.hooks = []
         self.drift = []
+        self.info = ""  # helm's lines before its own stdout (uninstall: objects kept or skipped)
+        self.warnings = []
 
     def plan(self, plan, hooks=()):
         self.changes = list(plan.changes)

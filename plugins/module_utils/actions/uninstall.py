@@ -1,7 +1,7 @@
 """Uninstall, as Helm's action.Uninstall: delete hooks, objects and (with ``purge``) the history."""
 from ..kube.errors import KubeError
 from ..plan.manifest import ManifestError, parse_manifest
-from ..plan.planner import uninstall_plan
+from ..plan.planner import uninstall_info, uninstall_plan
 from ..release.model import DEPLOYED, FAILED, SUPERSEDED, UNINSTALLED, UNINSTALLING, now, set_deleted, set_status, status
 from .base import Moved, OperationError
 from .executor import ExecuteError, apply_changes, wait_gone
@@ -38,7 +38,11 @@ def uninstall(engine, opts):
                  [h["name"] for e in ("pre-delete", "post-delete") for h in hooks_for(last, e)])
     outcome.changed = True
     outcome.release = last
+    outcome.info = uninstall_info(plan)
+    outcome.warnings = left_warnings(plan, engine.name, opts.check_mode)
     opts.progress("plan", "uninstall: %s" % plan_summary(plan.changes))
+    for warning in outcome.warnings:
+        opts.progress("plan", warning)
     if opts.check_mode:
         opts.progress("result", "check mode: release would be uninstalled; nothing was written")
         return outcome
@@ -47,6 +51,25 @@ def uninstall(engine, opts):
         uninstall_records(engine, opts, last, plan)
         return outcome
     return engine.locked(opts, last, run, lambda: uninstall(engine, opts))
+
+
+def left_warnings(plan, release, check_mode):
+    """Helm 4.3's warning for every object the uninstall leaves because it is not (verifiably) this release's."""
+    out = []
+    for change in plan.changes:
+        if change.action != "skip":
+            continue
+        res = change.resource
+        where = "kind=%s name=%s namespace=%s release=%s" % (res.kind, res.name, change.namespace or "", release)
+        if change.reason == "not owned":
+            what = "dry-run: would skip resource not owned by this release" if check_mode else \
+                "skipping delete of resource not owned by this release"
+        else:
+            what = ("dry-run: would skip resource (ownership could not be verified)" if check_mode else
+                    "skipping delete of resource because ownership could not be verified")
+            where += " error=%s" % change.reason
+        out.append("%s: %s" % (what, where))
+    return out
 
 
 def uninstall_records(engine, opts, last, plan=None):

@@ -97,13 +97,15 @@ def _options(params, check_mode, progress, **extra):
 def _result(outcome, params, diff, client, warnings, progress):
     from ..actions.printer import operation_stdout
 
+    warnings.extend(w for w in outcome.warnings if w not in warnings)
     result = outcome.result(diff=diff, show_secrets=params.get("show_secrets", False))
     result["api_requests"] = {"total": client.count(), "writes": client.count(writes_only=True, include_dry_run=False)}
     result["progress"] = progress.lines
     result["helm_version"] = HELM_VERSION
     # as kubernetes.core.helm: helm's output when it ran a command, '' in check mode and when nothing changed
     ran = outcome.changed and not outcome.check_mode and outcome.release is not None
-    result["stdout"] = operation_stdout(outcome.operation, outcome.release, params["release_name"]) if ran else ""
+    result["stdout"] = operation_stdout(outcome.operation, outcome.release, params["release_name"],
+                                        outcome.info) if ran else ""
     result["stderr"] = _lines(warnings)
     result["command"] = (rollback_command(params) if outcome.operation == "rollback" else
                          release_command(params, uninstall=outcome.operation == "uninstall"))

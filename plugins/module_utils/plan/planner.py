@@ -10,7 +10,7 @@ import copy
 
 from ..kube.errors import ApiError, KubeError, Unreachable
 from .manifest import (Resource, keeps_resource, ownership_problem, sort_resources, with_ownership,
-                       UNINSTALL_ORDER)
+                       RESOURCE_POLICY, UNINSTALL_ORDER)
 from ..errors import HelmlessError
 from .fields import ASSIGNED, csa_entries, keep_theirs, owned_fields
 from .patch import drift, three_way, two_way
@@ -27,10 +27,10 @@ class PlanError(HelmlessError):
 
 
 class Change:
-    """What happens to one object. ``action``: create, patch, apply, replace, delete, unchanged, drift, keep."""
+    """What happens to one object. ``action``: create, patch, apply, replace, delete, unchanged, drift, keep, skip."""
 
     __slots__ = ("action", "resource", "before", "after", "patch", "patch_type", "drift", "namespace", "crd",
-                 "body", "force", "upgrade")
+                 "body", "force", "upgrade", "reason")
 
     def __init__(self, action, resource, namespace, before=None, after=None, patch=None, patch_type=None,
                  drift_paths=None, crd=False):
@@ -46,6 +46,7 @@ class Change:
         self.patch_type = patch_type
         self.drift = drift_paths or []
         self.crd = crd
+        self.reason = None  # uninstall's keep/skip: why the object stays (uninstall_plan)
 
     @property
     def changes(self):
@@ -244,8 +245,9 @@ class Planner:
         for (res, ns), live in zip(removed_items, lives[len(targets):]):
             if live is None:
                 continue
-            action = "keep" if keeps_resource(live) else "delete"
-            plan.changes.append(Change(action, res, ns, before=live))
+            # Helm's upgrade reads the live object's policy, exactly "keep" (uninstall reads the manifest's)
+            policy = ((live.get("metadata") or {}).get("annotations") or {}).get(RESOURCE_POLICY)
+            plan.changes.append(Change("keep" if policy == "keep" else "delete", res, ns, before=live))
         if check_server:
             self._settle(plan.changes)
         return plan
@@ -410,20 +412,63 @@ def _subset(want, have):
 
 
 def uninstall_plan(client, release, namespace, previous, workers=8):
-    """Objects of the last revision to delete (uninstall order), those kept by resource-policy, and gone ones."""
+    """Objects of the last revision to delete, in uninstall order, as Helm 4.3's uninstall sorts them.
+
+    ``keep``: the manifest says ``helm.sh/resource-policy: keep`` (Helm reads the manifest, not the live
+    object; another policy value leaves the object too, unlisted). ``skip``: the live object is not owned by
+    this release (another release took it over) or its ownership cannot be read; Helm 4.3 leaves both.
+    ``reason`` says why, in the words ``uninstall_info`` prints."""
     planner = Planner(client, None, release, namespace, workers=workers)
     items = [(r, planner._ns_or_default(r, {})) for r in sort_resources(previous, UNINSTALL_ORDER)]
-    lives = planner._fetch(items)
+    policies = [RESOURCE_POLICY in (((r.obj.get("metadata") or {}).get("annotations")) or {}) for r, _ in items]
+    try:
+        lives = planner._fetch([item for item, policy in zip(items, policies) if not policy])
+    except ApiError:
+        lives = None  # some GET or LIST refused: each object on its own, so only those are unverifiable
+    fetched = iter(lives or ())
     plan = Plan("uninstall")
-    for (res, ns), live in zip(items, lives):
-        if keeps_resource(res.obj) or (live is not None and keeps_resource(live)):
-            plan.changes.append(Change("keep", res, ns, before=live, after=live))
-        elif live is None:
+    for (res, ns), policy in zip(items, policies):
+        if policy:
+            change = Change("keep", res, ns)
+            change.reason = "policy" if keeps_resource(res.obj) else None
+            plan.changes.append(change)
+            continue
+        try:
+            live = next(fetched) if lives is not None else planner._fetch([(res, ns)])[0]
+        except ApiError as exc:
+            change = Change("skip", res, ns)
+            change.reason = exc.message or str(exc)
+            plan.changes.append(change)
+            continue
+        if live is None:
             plan.changes.append(Change("unchanged", res, ns))
+        elif ownership_problem(live, release, namespace):
+            change = Change("skip", res, ns, before=live, after=live)
+            change.reason = "not owned"
+            plan.changes.append(change)
         else:
             plan.changes.append(Change("delete", res, ns, before=live))
     return plan
 
 
-__all__ = ["Planner", "Plan", "Change", "PlanError", "Resource", "uninstall_plan", "normalized", "STRATEGIES",
-           "assigned_marked", "ASSIGNED"]
+def uninstall_info(plan):
+    """What ``helm uninstall`` prints before ``release "x" uninstalled``: objects kept, skipped, unverifiable."""
+    kept = [c for c in plan.changes if c.action == "keep" and c.reason == "policy"]
+    unowned = [c for c in plan.changes if c.action == "skip" and c.reason == "not owned"]
+    unverifiable = [c for c in plan.changes if c.action == "skip" and c.reason != "not owned"]
+    parts = []
+    if kept:
+        parts.append("These resources were kept due to the resource policy:\n"
+                     + "".join("[%s] %s\n" % (c.resource.kind, c.resource.name) for c in kept))
+    if unowned:
+        parts.append("%d resource(s) were not deleted because they are not owned by this release:\n" % len(unowned)
+                     + "".join("[%s] %s\n" % (c.resource.kind, c.resource.name) for c in unowned))
+    if unverifiable:
+        parts.append("%d resource(s) were not deleted because their ownership could not be verified:\n"
+                     % len(unverifiable)
+                     + "".join("[%s] %s: %s\n" % (c.resource.kind, c.resource.name, c.reason) for c in unverifiable))
+    return "\n".join(parts)
+
+
+__all__ = ["Planner", "Plan", "Change", "PlanError", "Resource", "uninstall_plan", "uninstall_info", "normalized",
+           "STRATEGIES", "assigned_marked", "ASSIGNED"]
