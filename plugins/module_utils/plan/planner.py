@@ -420,7 +420,7 @@ def uninstall_plan(client, release, namespace, previous, workers=8):
     ``reason`` says why, in the words ``uninstall_info`` prints."""
     planner = Planner(client, None, release, namespace, workers=workers)
     items = [(r, planner._ns_or_default(r, {})) for r in sort_resources(previous, UNINSTALL_ORDER)]
-    policies = [RESOURCE_POLICY in (((r.obj.get("metadata") or {}).get("annotations")) or {}) for r, _ in items]
+    policies = [RESOURCE_POLICY in (((r.obj.get("metadata") or {}).get("annotations")) or {}) for r, _ns in items]
     try:
         lives = planner._fetch([item for item, policy in zip(items, policies) if not policy])
     except ApiError:
