@@ -11,7 +11,8 @@ from ..kube.readiness import wait_strategy
 from ..plan.planner import METHODS, Planner
 from ..release.lease import IN_PROGRESS, Lease, LeaseHeld, held_message, lease_state
 from ..release.model import FAILED, PENDING, PENDING_INSTALL, PENDING_ROLLBACK, PENDING_UPGRADE, set_status, status
-from ..release.storage import SYSTEM_LABELS, Storage
+from ..release.drivers import open_storage
+from ..release.storage import SYSTEM_LABELS
 from .progress import quiet
 from ..errors import HelmlessError
 
@@ -69,11 +70,11 @@ class Options:
 class ReleaseContext:
     """Release ``name`` in ``namespace`` through one KubeClient: its history and the steps every action takes."""
 
-    def __init__(self, client, name, namespace, driver="secret", cache_dir=None):
+    def __init__(self, client, name, namespace, driver="secret", cache_dir=None, sql_connection=None):
         self.client = client
         self.name = name
         self.namespace = namespace
-        self.storage = Storage(client, namespace, driver)
+        self.storage = open_storage(client, namespace, driver, sql_connection)
         self.openapi = OpenAPI(client, cache_dir)
 
     def history(self):

@@ -33,9 +33,16 @@ CONNECTION = {
         "description": ["Accepted for compatibility with kubernetes.core and ignored with a warning (no helm binary "
                         "is used)."]},
     "storage_driver": {
-        "type": "str", "default": "secret", "choices": ["secret", "secrets", "configmap", "configmaps"],
+        "type": "str", "default": "secret", "choices": ["secret", "secrets", "configmap", "configmaps", "sql"],
         "env": "HELM_DRIVER",
-        "description": ["Where release records are kept, as Helm's C(HELM_DRIVER)."]},
+        "description": ["Where release records are kept, as Helm's C(HELM_DRIVER).",
+                        "C(sql) keeps them in PostgreSQL, in Helm's tables (needs psycopg 3 on the controller and "
+                        "I(sql_connection_string))."]},
+    "sql_connection_string": {
+        "type": "str", "no_log": True, "env": "HELM_DRIVER_SQL_CONNECTION_STRING",
+        "description": ["PostgreSQL connection string (libpq URL or key=value) of the C(sql) storage driver, as "
+                        "Helm's C(HELM_DRIVER_SQL_CONNECTION_STRING).",
+                        "Without C(sslmode), TLS is required, as Helm's driver requires it."]},
 }
 
 # How to reach a chart repository (release, template and repository modules).

@@ -201,7 +201,8 @@ def _run_release(params, check_mode, diff, progress, warnings, absent, command):
         params = dict(params, values_files=_values_sources(params, warnings, command))
     client = connect(params)
     engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
-                           params.get("storage_driver") or "secret")
+                           params.get("storage_driver") or "secret",
+                           sql_connection=params.get("sql_connection_string"))
     try:
         if absent:
             note_release(engine.history())
@@ -228,7 +229,8 @@ def run_rollback(params, check_mode=False, diff=False):
     _wait(params)
     client = connect(params)
     engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
-                           params.get("storage_driver") or "secret")
+                           params.get("storage_driver") or "secret",
+                           sql_connection=params.get("sql_connection_string"))
     try:
         note_release(engine.history())
         opts = _options(params, check_mode, progress)
@@ -252,7 +254,8 @@ def run_release_test(params, check_mode=False):
     timeout = parse_duration(params.get("timeout"))
     client = connect(params)
     engine = ReleaseContext(client, params["release_name"], params["release_namespace"],
-                            params.get("storage_driver") or "secret")
+                            params.get("storage_driver") or "secret",
+                            sql_connection=params.get("sql_connection_string"))
     try:
         note_release(engine.history())
         rel, tests = run_tests(engine, params.get("filter") or (), timeout, params.get("logs", False), check_mode,
@@ -283,7 +286,8 @@ def run_info(params):
     warnings = ignored_warnings(params)
     client = connect(params)
     engine = ReleaseContext(client, params.get("release_name") or "", params["release_namespace"],
-                            params.get("storage_driver") or "secret")
+                            params.get("storage_driver") or "secret",
+                            sql_connection=params.get("sql_connection_string"))
     try:
         if params.get("release_name"):
             status = describe(engine, params.get("revision"), params.get("get_all_values", False),

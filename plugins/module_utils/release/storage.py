@@ -39,7 +39,7 @@ class Storage:
 
     def __init__(self, client, namespace, driver="secret"):
         if driver not in ("secret", "secrets", "configmap", "configmaps"):
-            raise StorageError("unknown storage driver %r (use secret or configmap)" % driver)
+            raise StorageError("unknown storage driver %r (use secret, configmap or sql)" % driver)
         self.client = client
         self.namespace = namespace
         self.kind = "Secret" if driver.startswith("secret") else "ConfigMap"
@@ -176,20 +176,25 @@ class Storage:
 
     def prune(self, name, keep):
         """Helm's removeLeastRecent: delete the oldest revisions except the last deployed one."""
-        history = self.history(name, refresh=True)
-        if len(history) <= keep:
-            return []
-        deployed = self.deployed(history)
-        doomed = []
-        for release in history:
-            if len(history) - len(doomed) <= keep:
-                break
-            if deployed is not None and release["version"] == deployed["version"]:
-                continue
-            doomed.append(release["version"])
+        doomed = least_recent(self.history(name, refresh=True), keep)
         for version in doomed:
             self.delete(name, version)
         return doomed
+
+
+def least_recent(history, keep):
+    """The revisions Helm's removeLeastRecent deletes to keep ``keep``: oldest first, never the last deployed."""
+    if len(history) <= keep:
+        return []
+    deployed = Storage.deployed(history)
+    doomed = []
+    for release in history:
+        if len(history) - len(doomed) <= keep:
+            break
+        if deployed is not None and release["version"] == deployed["version"]:
+            continue
+        doomed.append(release["version"])
+    return doomed
 
 
 def is_pending(release):
