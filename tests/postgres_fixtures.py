@@ -6,6 +6,7 @@ fresh database. Test modules import the fixtures: ``from postgres_fixtures impor
 """
 import atexit
 import os
+import subprocess
 import sys
 import tempfile
 import uuid
@@ -40,6 +41,15 @@ class Postgres:
 
     def drop_database(self, name):
         self.psql("DROP DATABASE IF EXISTS %s WITH (FORCE)" % name)
+
+    def schema(self, database):
+        """``pg_dump --schema-only`` of the database, without its comments: what a migration created."""
+        proc = subprocess.run([os.path.join(self.state["bin"], "pg_dump"), "--schema-only", "-h", pg_server.HOST,
+                               "-p", str(self.port), "-U", pg_server.SUPERUSER, database],
+                              env=dict(os.environ, PGPASSWORD=self.password), capture_output=True, text=True,
+                              check=True)
+        return [line for line in proc.stdout.splitlines()  # \\restrict lines carry a random key per dump
+                if line and not line.startswith(("--", "\\restrict", "\\unrestrict"))]
 
     def restart(self, down=0.0):
         pg_server.restart(self.dir, down)

@@ -2,12 +2,17 @@
 
 An operation runs through the fault proxy under one schedule, then once more without faults (the
 "rerun"); the invariants are checked after both. Each run yields one row for docs/reliability.md.
+``storage`` (the engine's driver keywords, e.g. ``{"driver": "sql", "sql_connection": url}``) runs the
+same operations on another storage driver; SQL_SCHEDULES are the database's faults (pgfaultproxy).
 """
 import base64
 import json
 import os
 import re
+import threading
 import time
+
+import psycopg
 
 from ansible_collections.helmless.core.plugins.module_utils.actions.base import OperationError
 from ansible_collections.helmless.core.plugins.module_utils.actions.operations import ReleaseEngine
@@ -45,6 +50,34 @@ SCHEDULES = {
 }
 
 
+# name → (what it does, how to arm a PgFaultProxy: arm(proxy, postgres, direct_url)). A statement
+# timeout needs the connection string of the faulted run to set one (SQL_TIMEOUT_OPTION).
+SQL_SCHEDULES = {
+    "db-restarted": ("the server restarted (every session cut, 1 s down) when the first revision update is sent",
+                     lambda proxy, pg, url: proxy.add("UPDATE releases_v1", "drop_before",
+                                                      call=lambda: pg.restart(down=1.0))),
+    "db-connection-dropped": ("the connection dropped after the server committed the first write transaction, "
+                              "before its answer", lambda proxy, pg, url: proxy.add("COMMIT", "drop_after")),
+    "db-statement-timeout": ("the release table locked for 3 s when the first revision update is sent, under a "
+                             "500 ms statement_timeout", lambda proxy, pg, url: proxy.add(
+                                 "UPDATE releases_v1", "lock-table", call=lambda: hold_table_lock(url, 3.0))),
+}
+SQL_TIMEOUT_OPTION = "&options=-c%20statement_timeout%3D500"
+
+
+def hold_table_lock(url, seconds):
+    """Lock releases_v1 from another session for ``seconds``; returns once the lock is held."""
+    held = threading.Event()
+
+    def hold():
+        with psycopg.connect(url) as conn:
+            conn.execute("LOCK TABLE releases_v1 IN ACCESS EXCLUSIVE MODE")
+            held.set()
+            time.sleep(seconds)
+    threading.Thread(target=hold, daemon=True).start()
+    held.wait(10)
+
+
 def _secret(name, value):
     return {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": name}, "type": "Opaque",
             "data": {"value": base64.b64encode(value.encode()).decode()}}
@@ -74,22 +107,25 @@ def chart(size, tag, hooks, event):
     return literal_input(docs, hooks=hook_docs)
 
 
-def engine(kubeconfig, namespace, timeout=60):
-    return ReleaseEngine(KubeClient(load_connection(kubeconfig), timeout=timeout), RELEASE, namespace)
+def engine(kubeconfig, namespace, timeout=60, storage=None):
+    return ReleaseEngine(KubeClient(load_connection(kubeconfig), timeout=timeout), RELEASE, namespace,
+                         **(storage or {}))
 
 
-def setup(kubeconfig, namespace, operation, size, hooks):
+def setup(kubeconfig, namespace, operation, size, hooks, storage=None):
     """Bring the release to where ``operation`` starts (without faults)."""
     if operation == "install":
         return
-    engine(kubeconfig, namespace).present(chart(size, "v1", hooks, "install"), opts(lease_duration=LEASE_SECONDS))
+    engine(kubeconfig, namespace, storage=storage).present(chart(size, "v1", hooks, "install"),
+                                                           opts(lease_duration=LEASE_SECONDS))
     if operation == "rollback":
-        engine(kubeconfig, namespace).present(chart(size, "v2", hooks, "upgrade"), opts(lease_duration=LEASE_SECONDS))
+        engine(kubeconfig, namespace, storage=storage).present(chart(size, "v2", hooks, "upgrade"),
+                                                               opts(lease_duration=LEASE_SECONDS))
 
 
-def run(kubeconfig, namespace, operation, size, hooks, timeout=60):
+def run(kubeconfig, namespace, operation, size, hooks, timeout=60, storage=None):
     """Run ``operation`` once; return (client, error message or None)."""
-    eng = engine(kubeconfig, namespace, timeout)
+    eng = engine(kubeconfig, namespace, timeout, storage)
     options = opts(lease_duration=LEASE_SECONDS, timeout=120)
     try:
         if operation in ("install", "upgrade"):
@@ -123,15 +159,15 @@ def names_failure(message):
     what = re.search(r"(\b(?:ConfigMap|Secret|Job)/\S+|\b(?:GET|POST|PUT|PATCH|DELETE) /\S+|hook \S+|release \S+)",
                      message)
     why = re.search(r"(HTTP \d{3}|connection|timed out|refused|reset|lost|Retry-After|injected fault|"
-                    r"in progress|failed)", message)
+                    r"in progress|failed|statement timeout)", message)
     return bool(what and why)
 
 
-def invariants(kubeconfig, namespace, operation, helm=None, after_rerun=False):
+def invariants(kubeconfig, namespace, operation, helm=None, after_rerun=False, storage=None):
     """Violations of the release invariants, as readable strings (empty when all hold)."""
     out = []
     client = KubeClient(load_connection(kubeconfig))
-    history = ReleaseEngine(client, RELEASE, namespace).history()
+    history = ReleaseEngine(client, RELEASE, namespace, **(storage or {})).history()
     versions = [r["version"] for r in history]
     if versions != list(range(1, len(versions) + 1)):
         out.append("revisions lost or duplicated: %s" % versions)

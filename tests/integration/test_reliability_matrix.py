@@ -3,6 +3,7 @@ and after one clean rerun (see reliability.py). The default suite runs a represe
 table (every operation, size, hooks and schedule) is ``python3 tests/integration/reliability_report.py``,
 which writes docs/reliability.md.
 """
+import copy
 import itertools
 import os
 import time
@@ -10,8 +11,10 @@ import time
 import pytest
 
 from faultproxy import FaultProxy
-from reliability import (OPERATIONS, SCHEDULES, SIZES, invariants, names_failure, record_row, run, setup,
-                         wait_for_lease_expiry)
+from pgfaultproxy import PgFaultProxy
+from postgres_fixtures import postgres, sql_database  # noqa: F401  (fixtures)
+from reliability import (OPERATIONS, SCHEDULES, SIZES, SQL_SCHEDULES, SQL_TIMEOUT_OPTION, invariants, names_failure,
+                         record_row, run, setup, wait_for_lease_expiry)
 
 REPRESENTATIVE = [
     ("install", 50, False, "lost-answer-every-7th-write"),
@@ -56,3 +59,42 @@ def test_release_invariants_hold_under_faults_and_after_a_clean_rerun(controlpla
     assert not violations, "%d fault(s) injected; run error: %s\n%s" % (len(faults), error, "\n".join(violations))
     if schedule != "none" and not faults:
         pytest.fail("schedule %s injected no fault in %d requests" % (schedule, len(proxy.entries())))
+
+
+SQL_CASES = [
+    ("upgrade", False, "db-restarted"),
+    ("upgrade", True, "db-connection-dropped"),
+    ("install", False, "db-connection-dropped"),
+    ("rollback", False, "db-statement-timeout"),
+    ("uninstall", False, "db-restarted"),
+    ("test", False, "db-statement-timeout"),
+]
+
+
+@pytest.mark.parametrize("operation,hooks,schedule", SQL_CASES,
+                         ids=["%s-%s-%s" % (o, "hooks" if h else "plain", f) for o, h, f in SQL_CASES])
+def test_release_invariants_hold_on_sql_under_database_faults_and_after_a_clean_rerun(
+        postgres, sql_database, kubeconfig, namespace, helm4, operation, hooks, schedule):
+    storage = {"driver": "sql", "sql_connection": sql_database}
+    helm = copy.copy(helm4)
+    helm.env = dict(helm4.env, HELM_DRIVER="sql", HELM_DRIVER_SQL_CONNECTION_STRING=sql_database)
+    setup(kubeconfig, namespace, operation, 50, hooks, storage)
+    proxy = PgFaultProxy(postgres.port).start()
+    try:
+        SQL_SCHEDULES[schedule][1](proxy, postgres, sql_database)
+        faulted = proxy.url(sql_database) + (SQL_TIMEOUT_OPTION if schedule == "db-statement-timeout" else "")
+        _client, error = run(kubeconfig, namespace, operation, 50, hooks,
+                             storage={"driver": "sql", "sql_connection": faulted})
+    finally:
+        proxy.stop()
+    violations = ["faulted run: " + v for v in invariants(kubeconfig, namespace, operation, helm, storage=storage)]
+    if error is not None and not names_failure(error):
+        violations.append("failure names no object or request and no reason: %s" % error)
+    wait_for_lease_expiry(kubeconfig, namespace)
+    _client, rerun_error = run(kubeconfig, namespace, operation, 50, hooks, storage=storage)
+    if rerun_error is not None:
+        violations.append("clean rerun failed: %s" % rerun_error)
+    violations += ["after rerun: " + v for v in invariants(kubeconfig, namespace, operation, helm, after_rerun=True,
+                                                           storage=storage)]
+    assert not violations, "faults %s; run error: %s\n%s" % (proxy.faults(), error, "\n".join(violations))
+    assert proxy.faults(), "schedule %s injected no fault in %d statements" % (schedule, len(proxy.log))

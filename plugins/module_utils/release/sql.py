@@ -179,7 +179,7 @@ class SqlStorage:
                 for mid, statements in missing:
                     for statement in statements:
                         conn.execute(statement)
-                    conn.execute('INSERT INTO "gorp_migrations" ("id", "applied_at") VALUES (%s, now())', (mid,))
+                    conn.execute('INSERT INTO "gorp_migrations" ("id", "applied_at") VALUES (%s, clock_timestamp())', (mid,))
         _schema_ready.add(self.target.conninfo)
 
     def _applied(self, conn, psycopg):
