@@ -37,7 +37,8 @@ def _run(params, **kw):
 def test_check_mode_predicts_the_install_or_fails_like_it(kubeconfig, namespace, chart):
     path = corpuskit.archive(chart)
     name = "c" + uuid.uuid4().hex[:8]
-    params = module_params(name=name, namespace=namespace, chart_ref=path, kubeconfig=kubeconfig, show_secrets=True)
+    params = module_params(name=name, namespace=namespace, chart_ref=path, kubeconfig=kubeconfig, show_secrets=True,
+                           diff_format="json")
     check, check_error = _run(params, check_mode=True, diff=True)
     assert check["api_requests"]["writes"] == 0
     real, real_error = _run(params)

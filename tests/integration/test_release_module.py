@@ -36,7 +36,8 @@ def test_a_playbook_installs_reruns_idempotently_previews_and_upgrades(tmp_path,
     upgrade = {"helmless.core.release": dict(task["helmless.core.release"], values={"message": "bye"})}
     play = [{"hosts": "localhost", "connection": "local", "gather_facts": False, "tasks": [
         dict(task, register="first"), dict(task, register="second"),
-        dict(upgrade, register="preview", check_mode=True, diff=True),
+        {"helmless.core.release": dict(upgrade["helmless.core.release"], diff_format="json"), "register": "preview",
+         "check_mode": True, "diff": True},
         dict(upgrade, register="real"),
         {"copy": {"content": "{{ {'first': first, 'second': second, 'preview': preview, 'real': real} | to_json }}",
                   "dest": str(tmp_path / "out.json")}}]}]

@@ -51,7 +51,8 @@ def test_a_changed_transformer_is_previewed_exactly_and_then_applied(tmp_path, k
     assert deploy["metadata"]["labels"]["team"] == "a"
     assert deploy["spec"]["template"]["metadata"]["labels"]["team"] == "a"
 
-    preview, _ = run_release(module_params(post_renderer=_labels("b"), **base), check_mode=True, diff=True)
+    preview, _ = run_release(module_params(post_renderer=_labels("b"), diff_format="json", **base), check_mode=True,
+                             diff=True)
     assert preview["changed"]
     diffs = {d["after_header"]: d for d in preview["diff"]}
     predicted = diffs["Deployment/%s/web" % namespace]["after"]

@@ -54,6 +54,8 @@ def describe(engine, revision=None, all_values=False, show_secrets=False, states
     rel = next((r for r in history if r["version"] == revision), None) if revision else history[-1]
     if rel is None:
         return None
+    redactor = None if show_secrets else _redactor(engine.name, engine.namespace, history)
+    mask = redactor.text if redactor is not None else None
     result = release_status(rel)
     config = rel.get("config") or {}
     if all_values:
@@ -63,8 +65,8 @@ def describe(engine, revision=None, all_values=False, show_secrets=False, states
         resources = parse_manifest(rel.get("manifest") or "")
     except ManifestError:
         resources = []
-    result["manifest"] = [redact(r.obj, show_secrets) for r in resources]
-    result["hooks"] = [redact(load_yaml(h.get("manifest") or "") or {}, show_secrets)
+    result["manifest"] = [redact(r.obj, show_secrets, mask) for r in resources]
+    result["hooks"] = [redact(load_yaml(h.get("manifest") or "") or {}, show_secrets, mask)
                        for h in rel.get("hooks") or []]
     result["hook_runs"] = [{"name": h.get("name"), "kind": h.get("kind"), "events": h.get("events"),
                             "weight": h.get("weight", 0), "last_run": h.get("last_run") or {}}
@@ -74,12 +76,12 @@ def describe(engine, revision=None, all_values=False, show_secrets=False, states
                           "app_version": release_status(r)["app_version"],
                           "description": description(r)} for r in history]
     result["drift"] = _drift(engine, resources) if status(rel) == DEPLOYED else []
-    return result if show_secrets else _redactor(engine.name, engine.namespace, history).value(result)
+    return result if redactor is None else redactor.value(result, ("manifest", "hooks", "hook_runs", "drift"))
 
 
 def _redactor(name, namespace, records):
     """Hides the Secret values of ``records`` (a failed revision's description may quote one, as the
-    API server's error did) everywhere in what release_info returns."""
+    API server's error did) in what release_info returns; its objects are redacted field by field."""
     redactor = Redactor(keep=(name, namespace))
     redactor.add(record_secrets(records))
     return redactor

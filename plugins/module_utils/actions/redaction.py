@@ -1,13 +1,18 @@
 """Masking of secret strings wherever a task reports text: messages, progress lines, warnings, results.
 
-Secret objects in diffs and returned manifests are redacted field by field (``report.redact``). Free text
-can quote a value too: the API server echoes field values in its errors (``Invalid value: "..."``, an
-admission policy's message), a failed revision's description keeps that error, a test Pod's log prints
-what it read. A ``Redactor`` holds the strings to hide - the values of the release's Secrets (as written,
-base64 and decoded) and the task's credentials - and masks each occurrence in every string it is given,
-as Ansible masks ``no_log`` values: a string that is a secret becomes ``REDACTED``, a secret inside a
-longer string ``********``. The password of a URL's userinfo (``https://user:password@host``) is masked
-whatever its source.
+Secret objects in diffs and returned manifests are redacted field by field (``report.redact``), and the
+other objects are shown as they are. Free text can quote a value too: the API server echoes field values
+in its errors (``Invalid value: "..."``, an admission policy's message), a failed revision's description
+keeps that error, a test Pod's log prints what it read. A ``Redactor`` holds the strings to hide and masks
+them, as Ansible masks ``no_log`` values (a string that is one becomes ``REDACTED``, one inside a longer
+string ``********``):
+
+- the task's credentials, wherever they occur, also inside a word and in objects;
+- the values of the release's Secrets (as written, base64 and decoded) only where one stands as a whole
+  token of free text: ``admin`` is masked in ``user 'admin'`` but not in ``admin-user``, ``${admin_id}``
+  or ``admin.example``, so masking never turns a field name or identifier into something else.
+
+The password of a URL's userinfo (``https://user:password@host``) is masked whatever its source.
 """
 import base64
 import binascii
@@ -35,6 +40,11 @@ def _forms(value):
     escaped = json.dumps(value, ensure_ascii=False)[1:-1]
     out.update({escaped, escaped.strip()} if escaped != value else ())
     return out
+
+
+def _long_forms(strings):
+    """The forms of these strings that are long enough to hide (``MIN_LENGTH``)."""
+    return {f for value in strings if isinstance(value, str) for f in _forms(value) if len(f) >= MIN_LENGTH}
 
 
 def url_passwords(text):
@@ -79,71 +89,115 @@ def record_secrets(records):
                             [rel.get("manifest")] + [h.get("manifest") for h in rel.get("hooks") or [] if h.get("kind") == "Secret"]])
 
 
+def _word(char):
+    return char.isalnum() or char in "_-"
+
+
+def _whole(text, start, end):
+    """Whether ``text[start:end]`` is a whole token: no letter, digit, ``_`` or ``-`` (nor a ``.`` joined
+    to one) right before or after it, where its own first or last character is of a word."""
+    if _word(text[start]) and start > 0:
+        before = text[start - 1]
+        if _word(before) or before == "." and start > 1 and _word(text[start - 2]):
+            return False
+    if _word(text[end - 1]) and end < len(text):
+        after = text[end]
+        if _word(after) or after == "." and end + 1 < len(text) and _word(text[end + 1]):
+            return False
+    return True
+
+
+def _mask_tokens(text, secret):
+    """``text`` with each whole-token occurrence of ``secret`` masked."""
+    out, at = [], 0
+    found = text.find(secret)
+    while found >= 0:
+        end = found + len(secret)
+        if _whole(text, found, end):
+            out.append(text[at:found])
+            out.append(MASK)
+            at = end
+            found = text.find(secret, end)
+        else:
+            found = text.find(secret, found + 1)
+    return "".join(out) + text[at:] if out else text
+
+
 class Redactor:
     """The strings one task must not show, and the masking of them.
 
-    ``keep``: strings never masked although a Secret holds them (the release's own name and namespace,
-    which every result names); nor are the statuses and plan actions a result reports.
+    ``credentials`` (and ``add_source``) are masked wherever they occur; the strings ``add`` gives (the
+    release's Secret values) only as whole tokens of free text. ``keep``: strings never masked although a
+    Secret holds them (the release's own name and namespace, which every result names); nor are the
+    statuses and plan actions a result reports.
     """
 
     def __init__(self, credentials=(), keep=()):
         self._strings = set()
+        self._credentials = _long_forms(credentials)
         self._sources = []
         self._keep = {k for k in keep if k} | _VOCABULARY
-        self._ordered_cache = (None, [])
-        self.add(credentials)
+        self._ordered_cache = (None, None, [], [])
 
     def add(self, strings):
-        """Hide these strings too (those of at least ``MIN_LENGTH`` characters)."""
-        for value in strings:
-            if isinstance(value, str):
-                self._strings.update(f for f in _forms(value) if len(f) >= MIN_LENGTH)
+        """Hide these Secret values too (those of at least ``MIN_LENGTH`` characters)."""
+        self._strings.update(_long_forms(strings))
 
     def add_source(self, source):
-        """``source()`` gives more strings when masking (credentials a connection obtains while it runs)."""
+        """``source()`` gives more credentials when masking (those a connection obtains while it runs)."""
         self._sources.append(source)
 
-    def strings(self):
-        out = set(self._strings)
+    def _credential_strings(self):
+        out = set(self._credentials)
         for source in self._sources:
-            out.update(f for s in source() if isinstance(s, str) for f in _forms(s) if len(f) >= MIN_LENGTH)
+            out.update(_long_forms(source()))
         return out - self._keep
 
     def _ordered(self):
-        """The strings, longest first (a secret inside a longer one goes with it), computed once per set."""
-        strings = frozenset(self.strings())
-        if self._ordered_cache[0] != strings:
-            self._ordered_cache = (strings, sorted(strings, key=len, reverse=True))
+        """(credentials, Secret values, each longest first: a secret inside a longer one goes with it),
+        computed once per set."""
+        credentials, values = frozenset(self._credential_strings()), frozenset(self._strings - self._keep)
+        if self._ordered_cache[:2] != (credentials, values):
+            self._ordered_cache = (credentials, values, sorted(credentials, key=len, reverse=True),
+                                   sorted(values, key=len, reverse=True))
         return self._ordered_cache
 
     def text(self, text):
-        """``text`` with every secret masked."""
+        """``text`` with every credential and every Secret value standing as a whole token masked."""
         return self._mask(text, *self._ordered())
 
     @staticmethod
-    def _mask(text, strings, ordered):
+    def _mask(text, credentials, values, by_length, values_by_length):
         if not isinstance(text, str):
             return text
-        if text in strings:
+        if text in credentials or text in values:
             return REDACTED
-        for secret in ordered:  # plain substring replacement, as Ansible's no_log: no regex to compile
+        for secret in by_length:  # plain substring replacement, as Ansible's no_log: no regex to compile
             if secret in text:
                 text = text.replace(secret, MASK)
+        for secret in values_by_length:
+            if secret in text:
+                text = _mask_tokens(text, secret)
         return _USERINFO.sub(r"\1%s@" % MASK, text) if "@" in text else text
 
-    def value(self, obj):
-        """A copy of a result (dicts, lists, strings) with every string masked; keys are kept."""
-        strings, ordered = self._ordered()
+    def value(self, obj, objects=()):
+        """A copy of a result (dicts, lists, strings) with every string masked; keys are kept. The values
+        of the top-level keys named in ``objects`` describe Kubernetes objects (diffs, plans, manifests,
+        whose Secrets are redacted field by field already): only credentials are masked there."""
+        cached = self._ordered()
+        only_credentials = (cached[0], frozenset(), cached[2], ())
 
-        def walk(node):
+        def walk(node, masks):
             if isinstance(node, str):
-                return self._mask(node, strings, ordered)
+                return self._mask(node, *masks)
             if isinstance(node, dict):
-                return {key: walk(item) for key, item in node.items()}
+                return {key: walk(item, masks) for key, item in node.items()}
             if isinstance(node, (list, tuple)):
-                return type(node)(walk(item) for item in node)
+                return type(node)(walk(item, masks) for item in node)
             return node
-        return walk(obj)
+        if isinstance(obj, dict) and objects:
+            return {key: walk(item, only_credentials if key in objects else cached) for key, item in obj.items()}
+        return walk(obj, cached)
 
     def error(self, exc):
         """Mask an exception's message in place, and those of the errors it was raised from (tracebacks)."""

@@ -1,29 +1,111 @@
 """What an operation reports: changed, per-object actions, before/after diffs, drift, hooks, status.
 
 Plain data only; the Ansible layer turns it into module results. Secret data is redacted here (in
-diffs, plans and returned objects) unless ``show_secrets``.
+diffs, plans and returned objects) unless ``show_secrets``; objects that are not Secrets are shown as
+they are, so a diff's ``after`` is exactly what the cluster will hold.
 """
 import copy
 import datetime
 
 from ..plan.fields import ASSIGNED
+from ..plan.changes import causes, field_changes, immutable, related, requested_changes, value_at
+from ..plan.manifest import with_ownership
+from .difftext import header, object_diff, summary
 
 REDACTED = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
+CHANGED = "(sensitive value changed)"
 _SERVER_META = ("managedFields", "resourceVersion", "uid", "creationTimestamp", "generation", "selfLink")
+_LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
 
-def redact(obj, show_secrets=False):
-    """A copy of ``obj`` with Secret data (and a last-applied annotation that may hold it) masked."""
-    if show_secrets or not isinstance(obj, dict) or obj.get("kind") != "Secret":
+def _is_secret(obj):
+    return isinstance(obj, dict) and obj.get("kind") == "Secret"
+
+
+def redact(obj, show_secrets=False, mask=None, other=None):
+    """A copy of Secret ``obj`` with each value of ``data`` and ``stringData`` (and the last-applied
+    annotation that may hold them) replaced by ``REDACTED``, or by ``CHANGED`` where ``other`` (the same
+    Secret on the other side of a diff) holds another value under that key: the keys stay, so a diff
+    still names which values change and which do not. ``mask`` (free-text masking) is applied to the
+    Secret's other strings, which may quote a value. Other objects are returned as they are."""
+    if show_secrets or not _is_secret(obj):
         return obj
-    out = copy.deepcopy(obj)
-    for field in ("data", "stringData"):
-        if isinstance(out.get(field), dict):
-            out[field] = {k: REDACTED for k in out[field]}
+    other = other if _is_secret(other) else {}
+    out = {}
+    for key, value in obj.items():
+        if key in ("data", "stringData") and isinstance(value, dict):
+            theirs = other.get(key) if isinstance(other.get(key), dict) else {}
+            out[key] = {k: CHANGED if k in theirs and theirs[k] != v else REDACTED for k, v in value.items()}
+        else:
+            out[key] = _masked(copy.deepcopy(value), mask)
     annotations = (out.get("metadata") or {}).get("annotations") or {}
-    if "kubectl.kubernetes.io/last-applied-configuration" in annotations:
-        annotations["kubectl.kubernetes.io/last-applied-configuration"] = REDACTED
+    if _LAST_APPLIED in annotations:
+        theirs = ((other.get("metadata") or {}).get("annotations") or {}).get(_LAST_APPLIED)
+        mine = ((obj.get("metadata") or {}).get("annotations") or {}).get(_LAST_APPLIED)
+        annotations[_LAST_APPLIED] = CHANGED if theirs is not None and theirs != mine else REDACTED
     return out
+
+
+def redact_pair(before, after, show_secrets=False, mask=None):
+    """``before`` and ``after`` of one object, Secret values redacted; a value ``after`` changes shows as
+    ``CHANGED`` there, an unchanged one as ``REDACTED`` on both sides."""
+    return redact(before, show_secrets, mask), redact(after, show_secrets, mask, other=before)
+
+
+def _requested(change):
+    """The object a request sends: the apply or replace body, else (a patch) the new manifest's object."""
+    return clean(change.body) if change.body is not None else change.resource.obj
+
+
+def _replacement(change):
+    """Whether a refused update touches a field the server never updates in place."""
+    if change.before is None:
+        return False
+    kind, live = change.resource.kind, change.before
+    return any(immutable(kind, path, live) for path in change.refused[1]) or any(
+        immutable(kind, f["path"], live) for f in requested_changes(clean(live), _requested(change)))
+
+
+def _skeleton(path, value):
+    """A Secret holding only ``value`` at JSON pointer ``path`` (to redact a field change as its object)."""
+    parts = [p.replace("~1", "/").replace("~0", "~") for p in path.split("/")[1:]]
+    if not parts:
+        return dict(value, kind="Secret") if isinstance(value, dict) else value
+    root = node = {"kind": "Secret"}
+    for part in parts[:-1]:
+        node = node.setdefault(part, {})
+    node[parts[-1]] = value
+    return root
+
+
+def _redacted_fields(fields, kind, show_secrets, mask):
+    """Field changes of a Secret with its values redacted as ``redact`` does (``CHANGED`` where the value
+    changes) and its other strings masked."""
+    if show_secrets or kind != "Secret":
+        return fields
+    out = []
+    for field in fields:
+        field = dict(field)
+        before = _skeleton(field["path"], field["before"]) if "before" in field else {}
+        after = _skeleton(field["path"], field["after"]) if "after" in field else {}
+        shown = {"before": redact(before, mask=mask), "after": redact(after, mask=mask, other=before)}
+        for side in ("before", "after"):
+            if side in field:
+                field[side] = value_at(shown[side], field["path"])
+        out.append(field)
+    return out
+
+
+def _masked(node, mask):
+    if mask is None:
+        return node
+    if isinstance(node, str):
+        return mask(node)
+    if isinstance(node, dict):
+        return {k: _masked(v, mask) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_masked(v, mask) for v in node]
+    return node
 
 
 def clean(obj):
@@ -96,30 +178,94 @@ class Outcome:
         self.hooks = list(hooks)
         self.drift = plan.drift()
 
-    def diff(self, show_secrets=False):
-        """Ansible's list-of-diffs form: one before/after pair per object that changes."""
-        out = []
+    def _pairs(self, show_secrets, mask):
+        """(change summary, before, after) of each object that changes, Secrets redacted."""
         if self.namespace_create:
-            out.append({"before_header": "Namespace/%s" % self.namespace_create["metadata"]["name"],
-                        "after_header": "Namespace/%s" % self.namespace_create["metadata"]["name"],
-                        "before": {}, "after": self.namespace_create})
+            meta = self.namespace_create["metadata"]
+            yield {"apiVersion": "v1", "kind": "Namespace", "name": meta["name"]}, {}, self.namespace_create
         for change in self.crds + self.changes:
             if not change.changes:
                 continue
-            res = change.resource
-            label = "/".join(x for x in (res.kind, change.namespace, res.name) if x)
             before = clean(change.before) if change.before is not None else {}
             after = clean(change.after) if change.action != "delete" and change.after is not None else {}
-            out.append({"before_header": label, "after_header": label,
-                        "before": redact(before, show_secrets), "after": redact(after, show_secrets)})
+            yield (change.summary(),) + redact_pair(before, after, show_secrets, mask)
+
+    def diff(self, show_secrets=False, mask=None):
+        """Ansible's list-of-diffs form: one before/after pair per object that changes."""
+        out = []
+        for obj, before, after in self._pairs(show_secrets, mask):
+            label = "/".join(x for x in (obj["kind"], obj.get("namespace"), obj["name"]) if x)
+            out.append({"before_header": label, "after_header": label, "before": before, "after": after})
         return out
 
-    def result(self, diff=False, show_secrets=False):
+    def diff_text(self, show_secrets=False, mask=None, context=3):
+        """The diff as text entries Ansible prints as they are: one per object that changes (a helm-diff
+        header over the unified diff of its YAML), then the plan summary."""
+        out = [{"prepared": object_diff(header(obj["apiVersion"], obj["kind"], obj["name"], obj.get("namespace")),
+                                        before, after, context)}
+               for obj, before, after in self._pairs(show_secrets, mask)]
+        return out + [{"prepared": self.summary() + "\n"}]
+
+    def counts(self):
+        """Objects to add, change and destroy, and those that stay as they are (kept, drifted, skipped)."""
+        counts = {"add": 1 if self.namespace_create else 0, "change": 0, "destroy": 0, "unchanged": 0}
+        for change in self.crds + self.changes:
+            if change.action == "delete":
+                counts["destroy"] += 1
+            elif not change.changes:
+                counts["unchanged"] += 1
+            else:
+                counts["add" if change.before is None else "change"] += 1
+        return counts
+
+    def summary(self):
+        refused = [c for c in self.crds + self.changes if c.refused]
+        return summary(self.counts()) + ("; %d refused by the server (%d need replacement)" % (
+            len(refused), sum(1 for c in refused if _replacement(c))) if refused else "")
+
+    def plan_entries(self, show_secrets=False, mask=None):
+        """``plan``: per object its action, and for an update its changed fields (``fields``), or the
+        server's refusal (``refused``, with the fields only a replacement could change marked)."""
+        out = []
+        for change in self.crds + self.changes:
+            entry = dict(change.summary(), crd=True) if change.crd or change in self.crds else change.summary()
+            fields = self._fields(change)
+            if fields is not None:
+                entry["fields"] = _redacted_fields(fields, change.resource.kind, show_secrets, mask)
+            if change.refused:
+                entry["refused"] = mask(change.refused[0]) if mask is not None else change.refused[0]  # free text
+                entry["replacement"] = _replacement(change)
+            out.append(entry)
+        return out
+
+    def _fields(self, change):
+        """The field changes of an update (None for other actions): live → predicted, or, for a refused
+        request, live → what the request asks for."""
+        if change.before is None or not (change.refused or change.action in ("patch", "apply", "replace")):
+            return None
+        before = clean(change.before)
+        fields = (requested_changes(before, _requested(change)) if change.refused else
+                  field_changes(before, clean(change.after)))
+        previous = change.previous
+        if previous is not None and self.release is not None:
+            previous = with_ownership(previous, self.release["name"], self.release["namespace"])
+            if change.namespace:
+                previous["metadata"]["namespace"] = change.namespace
+        causes(fields, previous, change.resource.obj, clean(change.after) if change.after is not None else {})
+        for field in fields:
+            if change.refused and (immutable(change.resource.kind, field["path"], change.before)
+                                   or related(field["path"], change.refused[1])):
+                field["replacement"] = True
+        return fields
+
+    def result(self, diff=False, show_secrets=False, mask=None, diff_format="yaml", diff_context=3):
         res = {"changed": self.changed,
                "status": release_status(self.release),
-               "plan": [dict(c.summary(), crd=True) for c in self.crds] + [c.summary() for c in self.changes],
+               "plan": self.plan_entries(show_secrets, mask),
+               "summary": self.summary(),
                "drift": self.drift,
                "hooks": self.hooks}
         if diff:
-            res["diff"] = self.diff(show_secrets)
+            res["diff"] = (self.diff(show_secrets, mask) if diff_format == "json" else
+                           self.diff_text(show_secrets, mask, diff_context))
         return res

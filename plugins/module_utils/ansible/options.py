@@ -98,6 +98,19 @@ _TIMING = {
     "show_secrets": {"type": "bool", "default": False,
                      "description": ["Show Secret data in diffs and returned objects instead of redacting it."]},
 }
+# How --diff shows the plan (release and rollback).
+_DIFF = {
+    "diff_format": {"type": "str", "default": "yaml", "choices": ["yaml", "json"],
+                    "description": ["How the diff of a run with C(--diff) shows each object that changes.",
+                                    "C(yaml): a header naming namespace, name, kind and group (as helm-diff), over a "
+                                    "unified diff of the object's YAML (C(kubectl get -o yaml) form), then the "
+                                    "C(Plan:) summary line; each entry is Ansible's C(prepared) text.",
+                                    "C(json): Ansible's C(before)/C(after) pair of objects per entry, which the "
+                                    "callback prints as JSON and a playbook can read field by field."]},
+    "diff_context": {"type": "int", "default": 3,
+                     "description": ["Lines of context around each change in the C(yaml) diff; C(-1) shows the "
+                                     "whole object."]},
+}
 _STRATEGY = {
     "apply_strategy": {
         "type": "str", "choices": ["chart-delta", "helm3", "server-side"],
@@ -243,12 +256,12 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
     "replace": {"type": "bool", "default": False,
                 "description": ["Accepted for compatibility: an uninstalled release name is always reusable."]},
 }, **copy.deepcopy(_VALUES), **copy.deepcopy(_CHART_FETCH), **copy.deepcopy(REPO_ACCESS), **copy.deepcopy(_TIMING),
-   **copy.deepcopy(_STRATEGY))
+   **copy.deepcopy(_STRATEGY), **copy.deepcopy(_DIFF))
 
 ROLLBACK = dict(copy.deepcopy(_NAME), **{
     "revision": {"type": "int", "default": 0,
                  "description": ["Revision to roll back to; C(0) (default) is the one before the current revision."]},
-}, **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY))
+}, **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY), **copy.deepcopy(_DIFF))
 
 RELEASE_TEST = dict(copy.deepcopy(_NAME), **{
     "filter": {"type": "list", "elements": "str", "default": [], "aliases": ["filters"],

@@ -16,7 +16,7 @@ from .commands import (pull_command, registry_command, release_command, release_
 from ..errors import HelmlessError
 from ..gcpolicy import one_task_process
 from .options import IGNORED
-from .secrets import credentials, note_connection, note_release, redacted
+from .secrets import credentials, note_connection, note_release, object_mask, redacted
 from ..regexcache import regex
 
 _NAME_RE = regex(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
@@ -98,7 +98,9 @@ def _result(outcome, params, diff, client, warnings, progress):
     from ..actions.printer import operation_stdout
 
     warnings.extend(w for w in outcome.warnings if w not in warnings)
-    result = outcome.result(diff=diff, show_secrets=params.get("show_secrets", False))
+    result = outcome.result(diff=diff, show_secrets=params.get("show_secrets", False), mask=object_mask(),
+                            diff_format=params.get("diff_format") or "yaml",
+                            diff_context=3 if params.get("diff_context") is None else params["diff_context"])
     result["api_requests"] = {"total": client.count(), "writes": client.count(writes_only=True, include_dry_run=False)}
     result["progress"] = progress.lines
     result["helm_version"] = HELM_VERSION
@@ -114,6 +116,9 @@ def _result(outcome, params, diff, client, warnings, progress):
 
 def _fail(exc, params, diff, client, warnings, progress, command):
     partial = {"progress": progress.lines}
+    refused = getattr(exc.__cause__, "plan", None)  # the server refused requests: the plan marks each one
+    if getattr(exc, "outcome", None) is not None and refused is not None and not exc.outcome.changes:
+        exc.outcome.plan(refused)
     if getattr(exc, "outcome", None) is not None:
         partial = _result(exc.outcome, params, diff, client, warnings, progress)[0]
         partial["changed"] = not exc.outcome.check_mode and exc.outcome.release is not None

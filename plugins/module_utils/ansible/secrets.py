@@ -17,6 +17,9 @@ _SENSITIVE = ("token", "password", "client-key-data", "client-certificate-data",
 # (username option, password option) pairs: Basic auth sends base64("user:password"), which errors may quote
 _LOGINS = (("repo_username", "repo_password"), ("username", "password"))
 _ACTIVE = contextvars.ContextVar("helmless_redaction", default=None)
+# Result keys that describe objects: their Secrets are redacted field by field (actions.report), the rest
+# is what the cluster holds, so only credentials are masked there.
+OBJECT_KEYS = ("diff", "plan", "drift", "hooks")
 
 
 def sensitive_values(kubeconfig):
@@ -82,14 +85,15 @@ def redacted(run=None, keys=None):
         except Exception as exc:
             redactor = task.redactor
             redactor.error(exc)
-            for attr in ("result", "warnings"):
-                if getattr(exc, attr, None) is not None:
-                    setattr(exc, attr, redactor.value(getattr(exc, attr)))
+            if getattr(exc, "result", None) is not None:
+                exc.result = redactor.value(exc.result, OBJECT_KEYS)
+            if getattr(exc, "warnings", None) is not None:
+                exc.warnings = redactor.value(exc.warnings)
             raise
         finally:
             _ACTIVE.reset(token)
         if keys is None:
-            result = task.redactor.value(result)
+            result = task.redactor.value(result, OBJECT_KEYS)
         else:
             result = dict(result, **{k: task.redactor.value(result[k]) for k in keys if k in result})
         return result, [task.redactor.text(w) for w in warnings]
@@ -103,6 +107,13 @@ def note_release(records, inp=None):
     if task is None or task.show_secrets:
         return
     task.redactor.add(record_secrets(list(records) + ([{"manifest": inp.manifest, "hooks": inp.hooks}] if inp else [])))
+
+
+def object_mask():
+    """The free-text masking of the running task, for the fields of Secret objects other than their
+    values (a label or annotation may quote one); None with ``show_secrets`` or outside a task."""
+    task = _ACTIVE.get()
+    return None if task is None or task.show_secrets else task.redactor.text
 
 
 def note_connection(connection):

@@ -12,6 +12,7 @@ from ..kube.errors import ApiError, KubeError, Unreachable
 from .manifest import (Resource, keeps_resource, ownership_problem, sort_resources, with_ownership,
                        RESOURCE_POLICY, UNINSTALL_ORDER)
 from ..errors import HelmlessError
+from .changes import refusal_fields
 from .fields import ASSIGNED, csa_entries, keep_theirs, owned_fields
 from .patch import drift, three_way, two_way
 from ..regexcache import regex
@@ -20,17 +21,21 @@ STRATEGIES = ("chart-delta", "helm3", "server-side")
 METHODS = {"helm3": "csa", "server-side": "ssa"}  # chart-delta runs over either
 _CONFLICT = regex(r'conflicts? with "([^"]+)"')
 _SERVER_META = ("resourceVersion", "generation", "managedFields", "creationTimestamp", "uid", "selfLink")
+REFUSALS = (400, 403, 422)  # the server refuses the object itself (bad request, admission denial, invalid)
 
 
 class PlanError(HelmlessError):
-    """The plan cannot be carried out (ownership conflict, server rejection...)."""
+    """The plan cannot be carried out (ownership conflict, server rejection...); ``plan``: the plan, with
+    each refused change marked, when the server refused requests of it."""
+
+    plan = None
 
 
 class Change:
     """What happens to one object. ``action``: create, patch, apply, replace, delete, unchanged, drift, keep, skip."""
 
     __slots__ = ("action", "resource", "before", "after", "patch", "patch_type", "drift", "namespace", "crd",
-                 "body", "force", "upgrade", "reason")
+                 "body", "force", "upgrade", "reason", "previous", "refused")
 
     def __init__(self, action, resource, namespace, before=None, after=None, patch=None, patch_type=None,
                  drift_paths=None, crd=False):
@@ -47,6 +52,8 @@ class Change:
         self.drift = drift_paths or []
         self.crd = crd
         self.reason = None  # uninstall's keep/skip: why the object stays (uninstall_plan)
+        self.previous = None  # the object in the last revision's manifest (field causes: chart or drift)
+        self.refused = None  # (message, field paths) of the server's refusal of the planned request
 
     @property
     def changes(self):
@@ -241,7 +248,11 @@ class Planner:
         removed_items = [(r, self._ns_or_default(r, pending_kinds)) for r in sort_resources(removed, UNINSTALL_ORDER)]
         lives = self._fetch(targets + removed_items)
         for (res, ns), live in zip(targets, lives[:len(targets)]):
-            plan.changes.append(self._plan_target(res, ns, prev_by_key.get(res.key(ns)), live, missing_is_drift))
+            prev = prev_by_key.get(res.key(ns))
+            change = self._plan_target(res, ns, prev, live, missing_is_drift)
+            if prev is not None:
+                change.previous = secret_view(prev.obj) if res.kind == "Secret" else prev.obj
+            plan.changes.append(change)
         for (res, ns), live in zip(removed_items, lives[len(targets):]):
             if live is None:
                 continue
@@ -249,7 +260,10 @@ class Planner:
             policy = ((live.get("metadata") or {}).get("annotations") or {}).get(RESOURCE_POLICY)
             plan.changes.append(Change("keep" if policy == "keep" else "delete", res, ns, before=live))
         if check_server:
-            self._settle(plan.changes)
+            refused = self._settle(plan.changes)
+            if refused:  # every refusal is in the plan, which the error carries; the first one is the message
+                refused[0].plan = plan
+                raise refused[0]
         return plan
 
     def _ns_or_default(self, res, pending_kinds):
@@ -322,24 +336,41 @@ class Planner:
         change.force, change.upgrade = force, upgrade
         return change
 
+    def _answer(self, change):
+        """The dry-run answer, or the PlanError of a request the server refuses (invalid, immutable field,
+        denied by admission), kept on the change so that every refusal is reported, not only the first."""
+        try:
+            return self._dry_run(change)
+        except PlanError as exc:
+            cause = exc.__cause__
+            if not (isinstance(cause, ApiError) and cause.status in REFUSALS):
+                raise
+            change.refused = (str(exc), refusal_fields(cause.body))
+            return exc
+
     def _settle(self, changes):
-        """Replace each candidate write by the server's dry-run answer; drop those that change nothing."""
+        """Replace each candidate write by the server's dry-run answer; drop those that change nothing.
+        Returns the errors of the requests the server refuses, in plan order."""
         todo = [c for c in changes if c.action in ("create", "patch", "apply", "replace")]
         if not todo:
-            return
+            return []
         if len(todo) == 1:
-            answers = [self._dry_run(todo[0])]
+            answers = [self._answer(todo[0])]
         else:
             from concurrent.futures import ThreadPoolExecutor  # lazy: see _fetch
             with ThreadPoolExecutor(max_workers=min(self.workers, len(todo))) as pool:
-                answers = list(pool.map(self._dry_run, todo))
+                answers = list(pool.map(self._answer, todo))
+        refused = [answer for answer in answers if isinstance(answer, PlanError)]
         for change, answer in zip(todo, answers):
+            if isinstance(answer, PlanError):
+                continue
             if change.before is None:
                 change.after = assigned_marked(answer, change.body) if answer is not None else change.body
             elif normalized(answer) == normalized(change.before) and not change.upgrade:
                 change.action, change.after = "unchanged", change.before
             else:
                 change.after = answer
+        return refused
 
 
 def assigned_marked(answer, body):

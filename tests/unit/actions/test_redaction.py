@@ -5,7 +5,7 @@ import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.actions.redaction import (MASK, Redactor, record_secrets,
                                                                                       secret_strings)
-from ansible_collections.helmless.core.plugins.module_utils.actions.report import REDACTED
+from ansible_collections.helmless.core.plugins.module_utils.actions.report import CHANGED, REDACTED, redact, redact_pair
 from ansible_collections.helmless.core.plugins.module_utils.ansible.commands import release_command
 from ansible_collections.helmless.core.plugins.module_utils.ansible.secrets import (credentials, note_release,
                                                                                     redacted)
@@ -131,3 +131,54 @@ def test_a_runner_failure_is_masked_with_its_partial_result_warnings_and_cause()
     assert info.value.result == {"progress": ["apply: %s" % MASK]}
     assert info.value.warnings == ["warned about %s" % MASK]
     assert str(info.value.__cause__) == "low level: %s" % MASK
+
+
+def test_a_secret_value_is_masked_as_a_whole_token_never_inside_a_word_or_identifier():
+    redactor = Redactor()
+    redactor.add(["admin"])
+    untouched = ("key: admin-user", "id: \"${chart-admin-username}\"", "admin_id", "https://admin.example/x",
+                 "administrator", "x-admin", "ns.admin")
+    for text in untouched:
+        assert redactor.text(text) == text
+    assert redactor.text("Get your 'admin' user password") == "Get your '%s' user password" % MASK
+    assert redactor.text("the password is admin.") == "the password is %s." % MASK
+    assert redactor.text('Invalid value: "admin": bad, admin-user kept') == \
+        'Invalid value: "%s": bad, admin-user kept' % MASK
+
+
+def test_credentials_are_masked_even_inside_a_word():
+    redactor = Redactor(credentials=["t0ken"])
+    assert redactor.text("Bearer xt0kenx") == "Bearer x%sx" % MASK
+
+
+def test_object_keys_of_a_result_mask_only_credentials():
+    redactor = Redactor(credentials=["t0ken-x"])
+    redactor.add(["admin"])
+    result = {"msg": "user admin", "diff": [{"after": {"env": [{"key": "admin", "t": "t0ken-x"}]}}],
+              "plan": [{"name": "admin"}]}
+    assert redactor.value(result, ("diff", "plan")) == {
+        "msg": "user %s" % MASK, "diff": [{"after": {"env": [{"key": "admin", "t": REDACTED}]}}],
+        "plan": [{"name": "admin"}]}
+
+
+def _secret(data, **labels):
+    return {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "labels": labels}, "data": data}
+
+
+def test_a_secret_pair_shows_which_values_change_and_masks_the_rest_of_the_secret_as_text():
+    redactor = Redactor()
+    redactor.add(["hunter22"])
+    before = _secret({"same": "YQ==", "changed": "Yg==", "removed": "Yw=="}, note="hunter22")
+    after = _secret({"same": "YQ==", "changed": "ZA==", "added": "ZQ=="}, note="hunter22-x")
+    shown_before, shown_after = redact_pair(before, after, mask=redactor.text)
+    assert shown_before["data"] == {"same": REDACTED, "changed": REDACTED, "removed": REDACTED}
+    assert shown_after["data"] == {"same": REDACTED, "changed": CHANGED, "added": REDACTED}
+    assert shown_before["metadata"]["labels"] == {"note": REDACTED}
+    assert shown_after["metadata"]["labels"] == {"note": "hunter22-x"}
+    assert before["data"]["changed"] == "Yg=="  # the objects themselves are not touched
+    assert redact_pair(before, after, show_secrets=True) == (before, after)
+
+
+def test_objects_that_are_not_secrets_are_returned_as_they_are():
+    config = {"apiVersion": "v1", "kind": "ConfigMap", "data": {"password": "hunter22"}}
+    assert redact(config, mask=lambda text: MASK) is config
