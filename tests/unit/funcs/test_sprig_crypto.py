@@ -6,9 +6,11 @@ import datetime
 import bcrypt as bcrypt_lib
 import pytest
 from cryptography import x509
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, dsa, rsa
 
 from sprig_oracle import oracle_render, evaluate
+from crypto_oracle import both
 from ansible_collections.helmless.core.plugins.module_utils.funcs.sprig import SPRIG_FUNCS as F
 
 OUR_CA = F["genCA"]("our-ca", 30)
@@ -41,6 +43,39 @@ CASES = [
     '(buildCustomCert "%s" "%s").Key' % (_b64(OUR_CA.Cert), _b64(OUR_CA.Key)),
 ]
 
+
+
+def _aes(password, padded, iv=b"\x07" * 16):
+    """An AES-256-CBC ciphertext as encryptAES lays it out (IV first), of bytes padded by the caller."""
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    enc = Cipher(algorithms.AES((password.encode() + b"\0" * 32)[:32]), modes.CBC(iv)).encryptor()
+    return base64.b64encode(iv + enc.update(padded) + enc.finalize()).decode()
+
+
+LONG = "a" * 1000
+EDGE_CASES = [
+    '%s %s' % (fn, arg) for fn in ("sha1sum", "sha256sum", "sha512sum", "adler32sum")
+    for arg in ('""', '"abc"', '"%s"' % LONG, '"ünïcödé"', '"\\xff\\xfe"', '"\\x00"', "1", "nil")
+] + [
+    'derivePassword 0 "long" "pw" "u" "s"', 'derivePassword -1 "long" "pw" "u" "s"',
+    'derivePassword 4294967296 "long" "pw" "u" "s"', 'derivePassword 1 "maximum" "ünï" "ü" "日本"',
+    'derivePassword 1 "long" "%s" "%s" "%s"' % (LONG, LONG, LONG), 'derivePassword 1 "" "a" "b" "c"',
+    'derivePassword 1 "LONG" "a" "b" "c"', 'derivePassword 1.5 "long" "a" "b" "c"',
+    'htpasswd ":" "p"', 'htpasswd "ü:x" "p"', 'htpasswd "u" "%s"' % ("p" * 73),
+    'bcrypt "%s"' % ("p" * 73), 'bcrypt "%s"' % ("ü" * 37),
+    'encryptAES "%s" ""' % ("k" * 40), 'decryptAES "%s" ""' % ("k" * 40),
+] + [
+    'decryptAES "%s" "%s"' % (pw, _aes(pw, text + bytes([pad]) * (16 - len(text) % 16))) for pw, text, pad in (
+        ("k", b"exactly sixteen!", 16), ("k" * 40, b"password cut at 32 bytes", 8), ("", b"empty password", 2),
+        ("\u00fcn\u00ef", b"non-ascii key", 3), ("k", b"padding zero", 0), ("k", b"pad larger than the data", 255),
+        ("k", b"pad 12 in a 16 block", 12), ("k", b"\xff\xfe invalid utf-8!", 10))
+] + [
+    'decryptAES "k" "%s"' % base64.b64encode(b"\x07" * 16).decode(),
+    'decryptAES "k" "%s"' % base64.b64encode(b"\x07" * 33).decode(),
+    'decryptAES "k" "%s"' % base64.b64encode(b"\x07" * 15).decode(),
+    'decryptAES "k" "AAAA===="', 'decryptAES "k" "A"',
+]
+
 GO_CASES = [
     'genCA "go-ca" 30 | toJson', 'genPrivateKey "ecdsa"', 'genPrivateKey "ed25519"',
     'encryptAES "s3cret" "interop plaintext"', 'bcrypt "pa55"', 'htpasswd "user" "pa55"',
@@ -62,6 +97,17 @@ def go(tmp_path_factory):
 @pytest.mark.parametrize("case", CASES)
 def test_crypto_function_output_matches_helm(case, expected):
     assert evaluate(case) == expected[case]
+
+
+@pytest.fixture(scope="module")
+def edges(tmp_path_factory):
+    return both(tmp_path_factory.mktemp("crypto-edges"), EDGE_CASES, {})
+
+
+@pytest.mark.parametrize("case", EDGE_CASES)
+def test_crypto_function_on_an_edge_input_renders_as_helm_renders_it(case, edges):
+    theirs, ours = edges[case]
+    assert ours == theirs
 
 
 def _certs(go_json):
@@ -123,28 +169,28 @@ def test_signed_certificate_verifies_against_its_ca():
 
 
 def test_a_key_this_process_wrote_signs_without_being_parsed_again_and_others_still_parse(monkeypatch):
-    from ansible_collections.helmless.core.plugins.module_utils.funcs.sprig import crypto
+    from ansible_collections.helmless.core.plugins.module_utils.funcs.sprig import keys
     ca = F["genCA"]("root", 2)
     other = F["genCA"]("other", 2)
     edited = ca.Key.replace("\n", "\r\n")  # the same key in other text: parsed as any PEM
     parsed = []
-    real = crypto.serialization.load_der_private_key
+    real = keys._parse_pkcs1
 
-    def counting(*args, **kwargs):
-        parsed.append(args[0])
-        return real(*args, **kwargs)
-    monkeypatch.setattr(crypto.serialization, "load_der_private_key", counting)
+    def counting(data):
+        parsed.append(data)
+        return real(data)
+    monkeypatch.setattr(keys, "_parse_pkcs1", counting)
     leaf = F["genSignedCert"]("leaf", None, None, 1, ca)
     assert parsed == []
     x509.load_pem_x509_certificate(leaf.Cert.encode()).verify_directly_issued_by(
         x509.load_pem_x509_certificate(ca.Cert.encode()))
-    crypto._WRITTEN.clear()  # as in a process that did not write it
-    assert crypto.parse_private_key_pem(other.Key).private_numbers() == \
-        real(base64.b64decode("".join(other.Key.splitlines()[1:-1])), None).private_numbers()
-    assert crypto.parse_private_key_pem(edited).private_numbers() == crypto.parse_private_key_pem(ca.Key).private_numbers()
+    keys._WRITTEN.clear()  # as in a process that did not write it
+    assert keys.parse_private_key_pem(other.Key).private_numbers() == \
+        serialization.load_pem_private_key(other.Key.encode(), None).private_numbers()
+    assert keys.parse_private_key_pem(edited).private_numbers() == keys.parse_private_key_pem(ca.Key).private_numbers()
     assert len(parsed) == 3
-    with pytest.raises(crypto._KeyError):
-        crypto.parse_private_key_pem(ca.Key.replace("MII", "AAA", 1))
+    with pytest.raises(keys.PrivateKeyError):
+        keys.parse_private_key_pem(ca.Key.replace("MII", "AAA", 1))
 
 
 def test_go_generated_ca_can_sign_our_certificates(go):
@@ -159,7 +205,7 @@ def test_go_generated_ca_can_sign_our_certificates(go):
                                      ("ed25519", ed25519.Ed25519PrivateKey),
                                      ("dsa", dsa.DSAPrivateKey), ("rsa", rsa.RSAPrivateKey)])
 def test_generated_private_keys_parse_as_their_type(typ, cls):
-    from ansible_collections.helmless.core.plugins.module_utils.funcs.sprig.crypto import parse_private_key_pem
+    from ansible_collections.helmless.core.plugins.module_utils.funcs.sprig.keys import parse_private_key_pem
     key = parse_private_key_pem(F["genPrivateKey"](typ))
     assert isinstance(key, cls)
     if typ == "rsa":
