@@ -231,3 +231,36 @@ def test_helm_and_we_refuse_a_connection_string_without_sslmode_to_a_server_with
         run_release(_params(kubeconfig, namespace, url, _chart(tmp_path)))
     assert "SSL" in str(err.value) and "host 127.0.0.1" in str(err.value)
     assert client_for(kubeconfig).get("v1", "ConfigMap", "rel-cm", namespace) is None
+
+
+def test_a_release_moved_from_secrets_to_sql_as_the_docs_say_is_the_same_release_to_helm_and_us(
+        tmp_path, kubeconfig, namespace, sql_database, helm4):
+    import base64
+    chart = _chart(tmp_path)
+    on_secrets = dict(_params(kubeconfig, namespace, sql_database, chart), storage_driver="secret")
+    run_release(on_secrets)
+    run_release(dict(on_secrets, release_values={"k": "v2"}, labels={"team": "blue"}))
+    _engine(kubeconfig, namespace, sql_database).storage.create(_record_for(namespace))  # the tables exist
+    client = client_for(kubeconfig)
+    with psycopg.connect(sql_database) as conn:  # docs/storage-drivers.md, "Secrets to PostgreSQL"
+        for secret in client.list("v1", "Secret", namespace, "owner=helm,name=rel"):
+            labels = secret["metadata"]["labels"]
+            key = secret["metadata"]["name"]
+            conn.execute("INSERT INTO releases_v1 (key, type, body, name, namespace, version, status, owner, createdAt) "
+                         "VALUES (%s, 'helm.sh/release.v1', %s, 'rel', %s, %s, %s, 'helm', %s)",
+                         (key, base64.b64decode(secret["data"]["release"]).decode(), namespace, int(labels["version"]),
+                          labels["status"], int(labels["createdAt"])))
+            for label, value in labels.items():
+                if label not in ("name", "owner", "status", "version", "createdAt", "modifiedAt"):
+                    conn.execute("INSERT INTO custom_labels_v1 VALUES (%s, %s, %s, %s)", (key, namespace, label, value))
+            client.delete("v1", "Secret", key, namespace)
+    again, _ = run_release(_params(kubeconfig, namespace, sql_database, chart, release_values={"k": "v2"},
+                                   labels={"team": "blue"}))
+    assert not again["changed"]
+    helm = _sql_helm(helm4, sql_database)
+    assert [(h["revision"], h["status"]) for h in _json(helm, "history", "rel", "-n", namespace)] == [
+        (1, "superseded"), (2, "deployed")]
+    assert [r["name"] for r in _json(helm, "list", "-n", namespace, "-l", "team=blue")] == ["rel"]
+    helm.run("rollback", "rel", "1", "-n", namespace)
+    assert client.get("v1", "ConfigMap", "rel-cm", namespace)["data"] == {"k": "v1"}
+    assert _release_secrets(kubeconfig, namespace) == []
