@@ -15,7 +15,9 @@ module's own cost (marginal minus ping's), ours / kubernetes.core.helm; and modu
 ``ansible -m helmless.core.template`` on the demo chart minus ``ansible -m ping``. The persistent
 caches (~/.cache/helmless.core) are warmed by the first run of each, as on any controller.
 
-    python3 benchmarks/release.py [-n 3] [--objects 50,300] [--tasks 11] [--no-marginal]
+A no-op on the SQL storage driver (a local PostgreSQL) is timed against a no-op on Secrets, same run.
+
+    python3 benchmarks/release.py [-n 3] [--objects 50,300] [--tasks 11] [--no-marginal] [--no-sql]
 """
 import argparse
 import json
@@ -172,11 +174,11 @@ print(json.dumps({"changed": result["changed"], "api_requests": result["api_requ
 """
 
 
-def direct(release, namespace, chart, rev, kubeconfig):
+def direct(release, namespace, chart, rev, kubeconfig, **storage):
     """The engine as one process (what `helm upgrade` is), without Ansible's own overhead: run_release with
     the garbage-collector policy of the module's process (runner.run_module freezes the imports first)."""
-    params = {"release_name": release, "release_namespace": namespace, "chart_ref": chart,
-              "kubeconfig": kubeconfig, "release_values": {"rev": str(rev)}}
+    params = dict({"release_name": release, "release_namespace": namespace, "chart_ref": chart,
+                   "kubeconfig": kubeconfig, "release_values": {"rev": str(rev)}}, **storage)
     return [sys.executable, "-c", _DIRECT % COLLECTIONS, json.dumps(params)]
 
 
@@ -196,6 +198,7 @@ def main():
     parser.add_argument("--no-kubernetes-core", action="store_true", help="skip kubernetes.core.helm")
     parser.add_argument("--tasks", type=int, default=11, help="tasks in the marginal-cost playbook")
     parser.add_argument("--no-marginal", action="store_true", help="skip the per-task and module-start measures")
+    parser.add_argument("--no-sql", action="store_true", help="skip the no-op on the SQL driver against Secrets")
     args = parser.parse_args()
     _link_collection()
     sys.path.insert(0, os.path.join(ROOT, "scripts", "controlplane.d"))
@@ -282,8 +285,43 @@ def measure(args, kubeconfig, bins):
     if any(t["ours"] / t["kcore"] > TARGETS["noop_vs_kubernetes_core"] for _o, t, _u, _r in rows):
         print("missed (no-op task): ansible-playbook's own start and the task's fork dominate both sides; see the "
               "marginal cost below")
+    if not args.no_sql:
+        sql_noop(args, env, kubeconfig, work, core)
     if not args.no_marginal:
         marginal(args, env, kubeconfig, bins, work, core)
+
+
+def sql_noop(args, env, kubeconfig, work, core):
+    """A no-op on the SQL driver (a local PostgreSQL, scripts/postgres) against a no-op on Secrets: the engine
+    as one process each, in turn, round by round, on the first --objects chart."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts", "postgres.d"))
+    import pg_server  # noqa: E402
+
+    pg_dir = os.path.join(tempfile.gettempdir(), "helmless-bench-pg-%s" % uuid.uuid4().hex[:6])
+    url = pg_server.start(pg_dir)["url"]
+    objects = int(args.objects.split(",")[0])
+    chart = write_chart(work, objects)
+    sides = {"secrets": {}, "sql": {"storage_driver": "sql", "sql_connection_string": url}}
+    spaces = {side: "bench-%s-%s" % (side, uuid.uuid4().hex[:6]) for side in sides}
+    try:
+        for side, ns in spaces.items():
+            core.create_namespace({"metadata": {"name": ns}})
+            timed(direct("bench", ns, chart, 1, kubeconfig, **sides[side]), env)  # install
+        took = {side: [] for side in sides}
+        for _ in range(args.n):
+            for side, ns in spaces.items():
+                start = time.perf_counter()
+                out = subprocess.run(direct("bench", ns, chart, 1, kubeconfig, **sides[side]), env=env,
+                                     capture_output=True, text=True, check=True).stdout
+                took[side].append(time.perf_counter() - start)
+                assert not json.loads(out)["changed"], "the no-op on %s reported a change" % side
+        noop = {side: statistics.median(times) for side, times in took.items()}
+        print("\nno-op engine (%d objects), median of %d: Secrets %.3f s, SQL (PostgreSQL) %.3f s, sql/secrets %.2f"
+              % (objects, args.n, noop["secrets"], noop["sql"], noop["sql"] / noop["secrets"]))
+    finally:
+        for ns in spaces.values():
+            core.delete_namespace(ns)
+        pg_server.stop(pg_dir)
 
 
 def _tasks_playbook(path, module, params, count):
