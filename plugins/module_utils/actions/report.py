@@ -9,6 +9,7 @@ import datetime
 
 from ..plan.fields import ASSIGNED
 from ..plan.changes import causes, field_changes, immutable, related, requested_changes, value_at
+from ..plan.defaults import crd_schemas, with_defaults
 from ..plan.manifest import with_ownership
 from .difftext import header, object_diff, summary
 
@@ -183,11 +184,15 @@ class Outcome:
         if self.namespace_create:
             meta = self.namespace_create["metadata"]
             yield {"apiVersion": "v1", "kind": "Namespace", "name": meta["name"]}, {}, self.namespace_create
+        schemas = crd_schemas(c.resource.obj for c in self.crds) if self.crds else {}
         for change in self.crds + self.changes:
             if not change.changes:
                 continue
             before = clean(change.before) if change.before is not None else {}
             after = clean(change.after) if change.action != "delete" and change.after is not None else {}
+            schema = schemas.get((change.resource.api_version, change.resource.kind))
+            if schema is not None and change.before is None and change.after is change.body:
+                after = with_defaults(after, schema)  # its CRD is installed first: no dry run could answer
             yield (change.summary(),) + redact_pair(before, after, show_secrets, mask)
 
     def diff(self, show_secrets=False, mask=None):
