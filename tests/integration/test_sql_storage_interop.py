@@ -167,16 +167,18 @@ def test_history_max_keeps_the_revisions_helm_keeps(tmp_path, kubeconfig, namesp
     assert len(_statuses(sql_database, namespace)) == 3
 
 
+@pytest.mark.parametrize("which", ["helm4", "helm3"])
 def test_a_role_limited_to_one_namespace_as_helm_documents_sees_and_changes_only_it(
-        tmp_path, postgres, kubeconfig, namespace, reference_namespace, sql_database, helm4):
+        request, tmp_path, postgres, kubeconfig, namespace, reference_namespace, sql_database, which):
+    helm4 = request.getfixturevalue(which)
     chart = _chart(tmp_path)
     _sql_helm(helm4, sql_database).run("install", "rel", chart, "-n", reference_namespace)
     run_release(_params(kubeconfig, namespace, sql_database, chart))
     database = sql_database.rsplit("/", 1)[1].split("?")[0]
-    postgres.psql("CREATE ROLE ns_only LOGIN PASSWORD 'ns-pw'; GRANT SELECT ON gorp_migrations TO ns_only; "
-                  "CREATE POLICY ns_only ON releases_v1 FOR ALL TO ns_only USING (namespace = '%s')" % namespace,
-                  database)
-    limited = postgres.url(database, user="ns_only", password="ns-pw")
+    role = "ns_" + database  # roles are the server's, not the database's
+    postgres.psql("CREATE ROLE {0} LOGIN PASSWORD 'ns-pw'; GRANT SELECT ON gorp_migrations TO {0}; CREATE POLICY {0} "
+                  "ON releases_v1 FOR ALL TO {0} USING (namespace = '{1}')".format(role, namespace), database)
+    limited = postgres.url(database, user=role, password="ns-pw")
     helm = _sql_helm(helm4, limited)
     assert [r["name"] for r in _json(helm, "list", "-n", namespace)] == ["rel"]
     assert _json(helm, "list", "-n", reference_namespace) == []

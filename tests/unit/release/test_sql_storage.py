@@ -214,12 +214,13 @@ def test_a_role_limited_to_one_namespace_by_row_level_security_sees_and_writes_o
     open_storage(None, "apps", "sql", sql_database).create(_record(1, labels={"team": "blue"}))
     open_storage(None, "other", "sql", sql_database).create(_record(1, namespace="other"))
     database = sql_database.rsplit("/", 1)[1].split("?")[0]
-    for sql in ("CREATE ROLE apps_only LOGIN PASSWORD 'apps-pw'",
-                "GRANT SELECT ON gorp_migrations TO apps_only",
-                "CREATE POLICY apps_only ON releases_v1 FOR ALL TO apps_only USING (namespace = 'apps')",
-                "CREATE POLICY apps_only ON custom_labels_v1 FOR ALL TO apps_only USING (releaseNamespace = 'apps')"):
-        postgres.psql(sql, database)
-    limited = postgres.url(database, user="apps_only", password="apps-pw")
+    role = "apps_" + database  # roles are the server's, not the database's
+    for sql in ("CREATE ROLE %s LOGIN PASSWORD 'apps-pw'",
+                "GRANT SELECT ON gorp_migrations TO %s",
+                "CREATE POLICY apps_only ON releases_v1 FOR ALL TO %s USING (namespace = 'apps')",
+                "CREATE POLICY apps_only ON custom_labels_v1 FOR ALL TO %s USING (releaseNamespace = 'apps')"):
+        postgres.psql(sql % role, database)
+    limited = postgres.url(database, user=role, password="apps-pw")
     storage = open_storage(None, "apps", "sql", limited)
     assert [r["version"] for r in storage.history("web")] == [1]
     storage.create(_record(2))
