@@ -114,9 +114,17 @@ def _result(outcome, params, diff, client, warnings, progress):
     return result, warnings
 
 
+def _refused_plan(exc):
+    """The plan a PlanError behind ``exc`` carries when the server refused requests (each one marked)."""
+    cause = exc.__cause__
+    while cause is not None and getattr(cause, "plan", None) is None:
+        cause = cause.__cause__
+    return getattr(cause, "plan", None)
+
+
 def _fail(exc, params, diff, client, warnings, progress, command):
     partial = {"progress": progress.lines}
-    refused = getattr(exc.__cause__, "plan", None)  # the server refused requests: the plan marks each one
+    refused = _refused_plan(exc)
     if getattr(exc, "outcome", None) is not None and refused is not None and not exc.outcome.changes:
         exc.outcome.plan(refused)
     if getattr(exc, "outcome", None) is not None:
