@@ -232,3 +232,11 @@ def test_a_role_limited_to_one_namespace_by_row_level_security_sees_and_writes_o
     with pytest.raises(StorageError, match="no such row"):
         outsider.update(_record(1, namespace="other"))
     assert [r["version"] for r in open_storage(None, "other", "sql", sql_database).history("web")] == [1]
+
+
+def test_a_key_value_connection_string_reaches_the_same_database_as_the_url(postgres, sql_database):
+    database = sql_database.rsplit("/", 1)[1].split("?")[0]
+    keywords = "host=127.0.0.1 port=%d dbname=%s user=postgres password=%s sslmode=disable" % (
+        postgres.port, database, postgres.password)
+    open_storage(None, "apps", "sql", keywords).create(_record(1))
+    assert [r["version"] for r in open_storage(None, "apps", "sql", sql_database).history("web")] == [1]
