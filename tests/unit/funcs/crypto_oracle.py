@@ -242,3 +242,17 @@ def children(data):
 
 def contents(data):
     return _tlv(data)[1]
+
+
+
+
+
+def variants(name, data):
+    """Truncations and single-byte flips of a valid DER, at fixed offsets and at its middle and end."""
+    fixed = [(str(at), at) for at in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20, 25, 30)]
+    relative = [("the middle", len(data) // 2), ("the end", len(data) - 2)]
+    out = {"%s cut at %s" % (name, label): data[:at] for label, at in fixed[:6] + fixed[8:9] + relative}
+    for label, at in fixed + relative:
+        out["%s flipped at %s" % (name, label)] = data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1:]
+    out[name + " with trailing data"] = data + b"\x00"
+    return out

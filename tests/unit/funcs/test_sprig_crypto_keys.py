@@ -1,16 +1,9 @@
 """Private keys Sprig reads from a chart, broken in every way we generate (PEM framing, DER structure,
 key numbers, key types in the wrong block), against Helm: a key Go accepts comes back re-encoded
 exactly as Go writes it, and one Go refuses fails with Go's text."""
-import base64
-import datetime
-
 import pytest
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
-from cryptography.x509.oid import NameOID
 
-from crypto_oracle import both, children, contents, der_of, integer, pem, pem_of, private_keys, seq, tlv
+from crypto_oracle import both, children, contents, der_of, integer, pem, pem_of, private_keys, seq, tlv, variants
 
 KEYS = private_keys()
 RSA = KEYS["rsa2048"]
@@ -45,23 +38,12 @@ def _pkcs8(algorithm, inner, version=0):
     return seq(integer(version), seq(*algorithm), tlv(0x04, inner))
 
 
-def _variants(name, data):
-    """Truncations and single-byte flips of a valid DER, at fixed offsets and at its middle and end."""
-    fixed = [(str(at), at) for at in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20, 25, 30)]
-    relative = [("the middle", len(data) // 2), ("the end", len(data) - 2)]
-    out = {"%s cut at %s" % (name, label): data[:at] for label, at in fixed[:6] + fixed[8:9] + relative}
-    for label, at in fixed + relative:
-        out["%s flipped at %s" % (name, label)] = data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1:]
-    out[name + " with trailing data"] = data + b"\x00"
-    return out
-
-
 num = RSA.private_numbers()
 KEY_DERS = {}
 for label, kind, data in (("pkcs1", "RSA PRIVATE KEY", PKCS1), ("sec1", "EC PRIVATE KEY", SEC1),
                           ("pkcs8 rsa", "PRIVATE KEY", PKCS8_RSA), ("pkcs8 ec", "PRIVATE KEY", PKCS8_EC),
                           ("pkcs8 ed25519", "PRIVATE KEY", PKCS8_ED), ("dsa", "DSA PRIVATE KEY", DSA)):
-    for name, broken in _variants(label, data).items():
+    for name, broken in variants(label, data).items():
         KEY_DERS[name] = (kind, broken)
 KEY_DERS.update({
     "rsa version 1": ("RSA PRIVATE KEY", _rsa_der(version=1)),

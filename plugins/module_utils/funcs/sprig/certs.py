@@ -18,22 +18,21 @@ from ...govalue.signature import go_signature
 from ...govalue.strconv import go_quote
 from ...govalue.values import GoStruct
 from ._go import to_bytes, from_bytes
-from . import der, keys
+from . import certparse, der, keys
 from .encoding import _b64_decode, CorruptInput
 
-x509 = hashes = padding = serialization = None
+hashes = padding = serialization = None
 
 
 def _need_cryptography():
     """Import cryptography on first use (see keys.need_cryptography)."""
-    global x509, hashes, padding, serialization
+    global hashes, padding, serialization
     keys.need_cryptography()
-    if x509 is not None:
+    if hashes is not None:
         return
     # lazy: third-party (ansible/libraries.py) and slow
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import padding
-    from cryptography import x509
 
 
 class Certificate(GoStruct):
@@ -206,142 +205,6 @@ def _create(cn, ips, dns_names, days, priv, parent, signer, is_ca):
     return Certificate(keys.pem_encode("CERTIFICATE", cert), keys.pem_key(priv))
 
 
-# ------------------------------------------------------------------ x509.ParseCertificate
-
-_KNOWN_KEYS = (keys.OID_RSA, keys.OID_EC, keys.OID_ED25519, "1.2.840.10040.4.1")  # Go's PublicKeyAlgorithm
-
-
-class _Reader:
-    """A cursor over DER contents that fails with Go's parser text."""
-
-    def __init__(self, data):
-        self.data, self.at = data, 0
-
-    def take(self, tag, error):
-        got = der.read(self.data, self.at, tag)
-        if got is None:
-            raise ValueError(error)
-        self.at = got[2]
-        return got[0], got[1]
-
-    def optional(self, tag, error):
-        if der.peek(self.data, self.at) != tag:
-            return None
-        return self.take(tag, error)[0]
-
-    def empty(self):
-        return self.at == len(self.data)
-
-
-def _integer(body):
-    """cryptobyte's check of an INTEGER's contents: present and minimally encoded."""
-    if not body or (len(body) > 1 and (body[0], body[1] & 0x80) in ((0, 0), (0xFF, 0x80))):
-        return None
-    return int.from_bytes(body, "big", signed=True)
-
-
-def _oid(reader, error):
-    """ReadASN1ObjectIdentifier: the dotted OID, or Go's error."""
-    body = reader.take(0x06, error)[0]
-    try:
-        return der.unmarshal(der.tlv(0x06, body), "oid")[0]
-    except der.Asn1Error:
-        raise ValueError(error)
-
-
-def _algorithm(body):
-    """parseAI: the algorithm's OID; the parameters, if any, must be one element."""
-    r = _Reader(body)
-    oid = _oid(r, "x509: malformed OID")
-    if not r.empty() and der.read(body, r.at, body[r.at]) is None:
-        raise ValueError("x509: malformed parameters")
-    return oid
-
-
-def _parse_certificate(data):
-    """x509.ParseCertificate, for what a signer needs: (raw subject, SubjectPublicKeyInfo of a key
-    Go knows or None, SubjectKeyId).
-
-    The structure is walked in Go's order with Go's texts; what names, times, keys and other
-    extensions hold is then checked by cryptography's parser, with its own texts."""
-    outer = der.read(data, 0, 0x30)
-    if outer is None:
-        raise ValueError("x509: malformed certificate")
-    cert = _Reader(outer[0])
-    tbs = _Reader(cert.take(0x30, "x509: malformed tbs certificate")[0])
-    version = 0
-    explicit = tbs.optional(0xA0, "x509: malformed version")
-    if explicit is not None:
-        got = der.read(explicit, 0, 0x02)
-        version = _integer(got[0]) if got is not None and got[2] == len(explicit) and len(got[0]) <= 8 else None
-        if version is None:
-            raise ValueError("x509: malformed version")
-    if version < 0:
-        raise ValueError("x509: malformed version")
-    if version > 2:
-        raise ValueError("x509: invalid version")
-    serial = _integer(tbs.take(0x02, "x509: malformed serial number")[0])
-    if serial is None:
-        raise ValueError("x509: malformed serial number")
-    if serial < 0:
-        raise ValueError("x509: negative serial number")
-    inner_ai = tbs.take(0x30, "x509: malformed signature algorithm identifier")[0]
-    if cert.take(0x30, "x509: malformed algorithm identifier")[0] != inner_ai:
-        raise ValueError("x509: inner and outer signature algorithm identifiers don't match")
-    _algorithm(inner_ai)
-    tbs.take(0x30, "x509: malformed issuer")
-    tbs.take(0x30, "x509: malformed validity")
-    subject = tbs.take(0x30, "x509: malformed issuer")[1]
-    spki_body, spki = tbs.take(0x30, "x509: malformed spki")
-    key = _Reader(spki_body)
-    algorithm = _algorithm(key.take(0x30, "x509: malformed public key algorithm identifier")[0])
-    bits = key.take(0x03, "x509: malformed subjectPublicKey")[0]
-    try:
-        der.unmarshal(der.tlv(0x03, bits), "bits")
-    except der.Asn1Error:
-        raise ValueError("x509: malformed subjectPublicKey")
-    ski = None
-    if version > 0:
-        tbs.optional(0x81, "x509: malformed issuerUniqueID")
-        tbs.optional(0x82, "x509: malformed subjectUniqueID")
-    if version == 2:
-        ski = _extensions(tbs.optional(0xA3, "x509: malformed extensions"))
-    cert.take(0x03, "x509: malformed signature")
-    if outer[2] != len(data):
-        raise ValueError("x509: trailing data")
-    try:
-        x509.load_der_x509_certificate(outer[1]).extensions
-    except ValueError as exc:
-        raise ValueError("x509: %s" % exc)
-    return subject, spki if algorithm in _KNOWN_KEYS else None, ski
-
-
-def _extensions(body):
-    """The extensions' structure, and the SubjectKeyId among them."""
-    if body is None:
-        return None
-    exts = _Reader(_Reader(body).take(0x30, "x509: malformed extensions")[0])
-    seen, ski = set(), None
-    while not exts.empty():
-        ext = _Reader(exts.take(0x30, "x509: malformed extension")[0])
-        oid = _oid(ext, "x509: malformed extension OID field")
-        critical = ext.optional(0x01, "x509: malformed extension critical field")
-        if critical is not None and critical not in (b"\x00", b"\xff"):
-            raise ValueError("x509: malformed extension critical field")
-        value = ext.take(0x04, "x509: malformed extension value field")[0]
-        if oid in seen:
-            raise ValueError("x509: certificate contains duplicate extension with OID %s" % go_quote(oid))
-        seen.add(oid)
-        if oid == "2.5.29.14":
-            if critical == b"\xff":
-                raise ValueError("x509: subject key identifier incorrectly marked critical")
-            got = der.read(value, 0, 0x04)
-            if got is None:
-                raise ValueError("x509: invalid subject key identifier")
-            ski = got[0]
-    return ski
-
-
 # ------------------------------------------------------------------ the functions
 
 def _rsa2048():
@@ -360,8 +223,8 @@ def _certificate_block(pem, what):
     if block is None:
         raise ValueError("unable to decode certificate")
     try:
-        return _parse_certificate(block[1])
-    except ValueError as exc:
+        return certparse.parse_certificate(block[1])
+    except certparse.CertificateError as exc:
         raise ValueError("error parsing certificate: %s: %s" % (what, exc))
 
 
