@@ -10,6 +10,8 @@ import textwrap
 import threading
 import time
 
+import pytest
+
 from ansible_collections.helmless.core.plugins.module_utils.actions.base import OperationError
 from ansible_collections.helmless.core.plugins.module_utils.actions.operations import ReleaseEngine
 from ansible_collections.helmless.core.plugins.module_utils.release.lease import lease_state
@@ -101,3 +103,36 @@ def test_an_upgrade_whose_process_died_mid_way_is_recovered_by_the_next_run(tmp_
     theirs = json.loads(helm4.run("history", "rel", "-n", namespace, "-o", "json").stdout)
     assert [(h["revision"], h["status"]) for h in theirs] == [(1, "superseded"), (2, "failed"), (3, "deployed")]
     assert client_for(kubeconfig).get("v1", "ConfigMap", "a", namespace)["data"] == {"k": "v2"}
+
+
+def test_a_revision_helm_stores_between_our_check_and_our_insert_is_refused_as_already_existing(postgres,
+                                                                                                  sql_database):
+    from ansible_collections.helmless.core.plugins.module_utils.release.codec import encode_release
+    from ansible_collections.helmless.core.plugins.module_utils.release.drivers import open_storage
+    from ansible_collections.helmless.core.plugins.module_utils.release.model import chart_record, release_record
+    from ansible_collections.helmless.core.plugins.module_utils.release.storage import ReleaseExists
+    from pgfaultproxy import PgFaultProxy
+
+    def record(version, value):
+        rel = release_record("web", "apps", version, chart_record({"name": "demo", "version": "0.1.0"}),
+                             {"v": value}, "", [], "deployed", "Install complete", "t", "t")
+        rel["_labels"] = {}
+        return rel
+    open_storage(None, "apps", "sql", sql_database).create(record(1, "ours"))
+    theirs = record(2, "helm's")
+    theirs["info"]["status"] = "pending-upgrade"
+    helm_row = "INSERT INTO releases_v1 (key, type, body, name, namespace, version, status, owner, createdAt) " \
+               "VALUES ('sh.helm.release.v1.web.v2', 'helm.sh/release.v1', '%s', 'web', 'apps', 2, 'pending-upgrade', " \
+               "'helm', 1)" % encode_release({k: v for k, v in theirs.items() if k != "_labels"})
+    proxy = PgFaultProxy(postgres.port).start()
+    try:  # helm takes no lock: its row lands after our check, just before our INSERT
+        proxy.add("INSERT INTO releases_v1", "helm-inserts", call=lambda: postgres.psql(
+            helm_row, sql_database.rsplit("/", 1)[1].split("?")[0]))
+        with pytest.raises(ReleaseExists, match="release web revision 2 already exists"):
+            open_storage(None, "apps", "sql", proxy.url(sql_database)).create(record(2, "ours"))
+    finally:
+        proxy.stop()
+    assert proxy.faults()
+    stored = open_storage(None, "apps", "sql", sql_database).history("web")
+    assert [(r["version"], r["info"]["status"], r["config"]) for r in stored] == [
+        (1, "deployed", {"v": "ours"}), (2, "pending-upgrade", {"v": "helm's"})]

@@ -298,9 +298,13 @@ class SqlStorage:
                 if history_max and history_max > 0:
                     history = [{"version": row[1], "info": {"status": row[2]}} for row in rows]
                     self._delete_keys(conn, [release_key(name, v) for v in least_recent(history, history_max - 1)])
-                conn.execute("INSERT INTO releases_v1 (key, type, body, name, namespace, version, status, owner, "
-                             "createdAt) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                             (key, RECORD_TYPE, body, name, self.namespace, version, status(release), OWNER, created))
+                try:
+                    conn.execute("INSERT INTO releases_v1 (key, type, body, name, namespace, version, status, owner, "
+                                 "createdAt) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                                 (key, RECORD_TYPE, body, name, self.namespace, version, status(release), OWNER,
+                                  created))
+                except _psycopg().errors.UniqueViolation as exc:  # helm, which takes no lock, stored it meanwhile
+                    raise ReleaseExists("release %s revision %d already exists" % (name, version)) from exc
                 for label, value in custom.items():
                     conn.execute("INSERT INTO custom_labels_v1 (releaseKey, releaseNamespace, key, value) "
                                  "VALUES (%s, %s, %s, %s)", (key, self.namespace, label, value))
