@@ -69,6 +69,23 @@ def test_the_collection_needs_no_other_collection_and_declares_its_action_group(
     assert runtime["requires_ansible"].startswith(">=")
 
 
+def test_requires_ansible_admits_this_ansible_core_and_starts_at_the_oldest_series_the_tests_run():
+    """scripts/test runs every series it names; requires_ansible claims those and nothing older."""
+    import re
+
+    from ansible.release import __version__
+    from ansible.utils.version import SemanticVersion
+
+    with open(os.path.join(ROOT, "meta", "runtime.yml")) as fh:
+        required = yaml.safe_load(fh)["requires_ansible"]
+    with open(os.path.join(ROOT, "scripts", "test")) as fh:
+        series = re.search(r"^SERIES=\(([^)]*)\)", fh.read(), re.M).group(1).split()
+    assert required == ">=%s.0" % series[0]
+    running = SemanticVersion(re.match(r"\d+\.\d+\.\d+", __version__).group(0))
+    assert running >= SemanticVersion(required[2:])
+    assert ".".join(__version__.split(".")[:2]) in series
+
+
 @pytest.mark.parametrize("plugin,kind", [("helmless.core.%s" % m, "module") for m in MODULES]
                          + [("helmless.core.release_order", "filter")])
 def test_ansible_doc_renders_every_plugin(plugin, kind):
