@@ -27,7 +27,7 @@ from test_release_support import client_for, module_params, strip
 
 # the real helm install fails on these too (test_corpus_releases.py), for these reasons
 FAILING = {"istiod": 'in namespace "istio-system": namespaces "istio-system" not found',
-           "opentelemetry-kube-stack": 'in version "cert-manager.io/v1"; ensure CRDs are installed first',
+           "opentelemetry-kube-stack": 'in version "cert-manager.io/v1"\nensure CRDs are installed first',
            "loki": "Please define loki.storage.bucketNames.chunks",
            "opentelemetry-collector": "'image.repository' must be set"}
 MARK = {"helmless.io/upgrade": "1"}

@@ -43,7 +43,8 @@ def test_hooks_run_by_weight_then_name_with_delete_policies_and_last_run(kubecon
 def test_a_failing_pre_upgrade_hook_fails_the_upgrade_and_is_recorded(kubeconfig, namespace):
     engine_for(kubeconfig, namespace).present(literal_input([configmap("app", {"k": "v"})]), opts())
     hooks = [job("ok", ["pre-upgrade"], -1, ["hook-succeeded"]), job("bad", ["pre-upgrade"], 0, ["hook-failed"], fail=True)]
-    with pytest.raises(OperationError, match='Upgrade "rel" failed: warning: Hook pre-upgrade demo/templates/bad.yaml failed'):
+    with pytest.raises(OperationError, match='^UPGRADE FAILED: pre-upgrade hooks failed: resource Job/%s/bad not ready. '
+                                             'status: Failed, message: Job Failed. failed: 1/1$' % namespace):
         engine_for(kubeconfig, namespace).present(
             literal_input([configmap("app", {"k": "v2"})], hooks=hooks), opts(timeout=60))
     history = engine_for(kubeconfig, namespace).history()

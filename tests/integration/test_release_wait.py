@@ -165,7 +165,7 @@ def test_cleanup_on_fail_and_rollback_on_failure_as_helm_4(tmp_path, kubeconfig,
     assert client.get("v1", "ConfigMap", "h-cm", namespace)["data"] == {"k": "v"}  # changed, kept
     assert client.get("example.helmless.dev/v1", "Widget", "h-w", namespace) is None  # created, deleted
     run_release(module_params(name="ours", namespace=namespace, chart_ref=first, kubeconfig=kubeconfig))
-    with pytest.raises(ModuleFailure, match='Upgrade "ours" failed: timed out'):
+    with pytest.raises(ModuleFailure, match='^UPGRADE FAILED: timed out'):  # helm upgrade's prefix
         run_release(module_params(name="ours", namespace=namespace, chart_ref=widget, kubeconfig=kubeconfig,
                                   wait="watcher", timeout="3s", cleanup_on_fail=True))
     assert client.get("v1", "ConfigMap", "ours-cm", namespace)["data"] == {"k": "v"}

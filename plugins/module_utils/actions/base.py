@@ -80,9 +80,14 @@ class ReleaseContext:
     def history(self):
         return self.storage.history(self.name)
 
-    def planner(self, opts, method):
-        return Planner(self.client, self.openapi, self.name, self.namespace, opts.strategy, opts.take_ownership,
-                       opts.force, opts.force_conflicts, method=method)
+    def planner(self, opts, method, operation="install"):
+        """The planner of an ``install``, ``update`` or ``rollback`` (which, as Helm's, takes over the objects
+        of the revision it returns to whoever owns them now)."""
+        planner = Planner(self.client, self.openapi, self.name, self.namespace, opts.strategy,
+                          opts.take_ownership or operation == "rollback", opts.force, opts.force_conflicts,
+                          method=method)
+        planner.operation = operation
+        return planner
 
     def pending(self, last):
         """For a ``pending-*`` last revision: raise if its operation is alive, else say it is recoverable."""
@@ -156,8 +161,9 @@ class ReleaseContext:
                 return True  # namespace-scoped RBAC: assume it exists, the writes will tell
             raise
 
-    def cleanup_created(self, changes, opts, message):
-        """``--cleanup-on-fail``: delete (in the background) what this failed upgrade/rollback created."""
+    def cleanup_created(self, changes, opts, message, operation):
+        """``--cleanup-on-fail``: delete (in the background) what this failed ``operation`` (upgrade or
+        rollback) created; the message is Helm's when some deletion fails."""
         # absent when planned (a create, or a server-side apply with nothing before): ours if there now
         created = [c for c in changes if c.action in ("create", "apply") and c.before is None]
         if not opts.cleanup_on_fail or not created:
@@ -170,9 +176,9 @@ class ReleaseContext:
             except (ApiError, KubeError) as exc:
                 errors.append("%s: %s" % (res.label(), getattr(exc, "message", "") or exc))
         opts.progress("cleanup", "deleted %d object(s) created by the failed run" % deleted)
-        if errors:
-            return "an error occurred while cleaning up resources. original error: %s: unable to cleanup " \
-                   "resources: %s" % (message, ", ".join(errors))
+        if errors:  # Helm's rollback leaves its original error out of this message, its upgrade does not
+            return "an error occurred while cleaning up resources. original %s error: %sunable to cleanup " \
+                   "resources: %s" % (operation, "" if operation == "rollback" else message + ": ", ", ".join(errors))
         return message
 
 
@@ -184,19 +190,21 @@ def custom_labels(rel):
 def apply_method(opts, previous, install=False):
     """``ssa`` or ``csa`` as Helm 4 chooses it: ``server_side`` true/false, or ``auto``: the method
     ``previous`` (upgrade: the last revision; rollback: the target) was applied with, server-side for an
-    install. helm3 is client-side and server-side is server-side whatever the release had; ``force``
-    (replace) is client-side, as Helm 4 refuses force-replace with server-side apply."""
+    install. helm3 is client-side and server-side is server-side whatever the release had.
+
+    Option pairs Helm 4 refuses are refused here, before anything is written (Helm finds out once its
+    pending revision and pre-hooks ran, docs/helm-differences.md): ``force`` (replace) with a server-side
+    upgrade or rollback (an install creates, so Helm ignores it there) and ``force_conflicts`` client-side.
+    """
     side = opts.server_side or "auto"
     fixed = METHODS.get(opts.strategy)
-    if opts.force and (fixed == "ssa" or side == "true"):
-        raise OperationError("force (replace) cannot be combined with server-side apply (%s)"
-                             % ("apply_strategy: server-side" if fixed == "ssa" else "server_side: true"))
     wanted = {"true": "ssa", "false": "csa"}.get(side)
     if fixed and wanted and fixed != wanted:
         raise OperationError("apply_strategy %s applies %s; it cannot be combined with server_side: %s"
                              % (opts.strategy, "server-side" if fixed == "ssa" else "client-side", side))
-    if fixed or wanted:
-        return fixed or wanted
-    if opts.force:
-        return "csa"
-    return "ssa" if install or previous == "ssa" else "csa"
+    method = fixed or wanted or ("ssa" if install or previous == "ssa" else "csa")
+    if opts.force and method == "ssa" and not install:
+        raise OperationError("invalid operation: cannot use server-side apply and force replace together")
+    if opts.force_conflicts and method == "csa":
+        raise OperationError("invalid client update option(s): forceConflicts enabled when serverSideApply disabled")
+    return method

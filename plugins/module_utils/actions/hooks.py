@@ -2,7 +2,7 @@
 import time
 
 from ..kube.errors import ApiError, KubeError
-from ..kube.readiness import job_state, pod_state, wait_deleted
+from ..kube.readiness import job_state, wait_deleted
 from ..plan.manifest import INSTALL_ORDER, load_yaml
 from ..release.model import now
 from .progress import quiet
@@ -25,6 +25,27 @@ def hooks_for(release, event):
     return hooks
 
 
+def _hook_status(kind, name, live):
+    """(kstatus status, message) of a Job or Pod hook, as Helm's custom Job and Pod status readers say."""
+    if live is None:
+        return "Current", ""  # gone already: nothing to wait for
+    if kind == "Pod":
+        phase = (live.get("status") or {}).get("phase")
+        if phase == "Succeeded":
+            return "Current", "pod %s succeeded" % name
+        if phase == "Failed":
+            return "Failed", "pod %s failed" % name
+        return "InProgress", "Pod in progress"
+    state = job_state(live)
+    if state == "complete":
+        return "Current", ""
+    if state:
+        spec, status = live.get("spec") or {}, live.get("status") or {}
+        completions = spec.get("completions") or spec.get("parallelism") or 1
+        return "Failed", "Job Failed. failed: %d/%d" % (status.get("failed") or 0, completions)
+    return "InProgress", "Job in progress"
+
+
 def _ref(hook, namespace):
     obj = load_yaml(hook["manifest"]) or {}
     meta = obj.setdefault("metadata", {})
@@ -32,13 +53,16 @@ def _ref(hook, namespace):
 
 
 class HookRunner:
-    def __init__(self, client, namespace, record, timeout, progress=quiet, wait_deletes=False):
+    def __init__(self, client, namespace, record, timeout, progress=quiet, wait_deletes=False, server_side=False):
         """``record(release)`` persists the release (so ``last_run`` and status survive a crash).
 
         ``wait_deletes``: wait until hooks removed by ``hook-succeeded``/``hook-failed`` are gone (Helm 4 does
         with the watcher strategy, which ``helm test`` always uses; its hookOnly strategy does not wait).
+        ``server_side``: create each hook by server-side apply, as Helm 4 does when the operation applies
+        server-side (uninstall hooks always), instead of a create.
         """
         self.wait_deletes = wait_deletes
+        self.server_side = server_side
         self.client = client
         self.namespace = namespace
         self.record = record
@@ -60,20 +84,31 @@ class HookRunner:
             wait_deleted(self.client, [(api_version, kind, name, ns)], self.timeout, interval=0.5)
 
     def _wait(self, obj, ref, deadline):
+        """Until a Job or Pod hook ends, as Helm 4's hook status readers judge it; their texts on failure."""
         api_version, kind, name, ns = ref
         if kind not in ("Job", "Pod"):
             return
-        check = job_state if kind == "Job" else pod_state
         while True:
             live = self.client.get(api_version, kind, name, ns)
-            state = "complete" if live is None else check(live)
-            if state == "complete":
+            state, message = _hook_status(kind, name, live)
+            if state == "Current":
                 return
-            if state:
-                raise HookError("%s %s %s" % (kind.lower(), name, state))
-            if time.monotonic() >= deadline:
-                raise HookError("%s %s: timed out waiting for the condition" % (kind.lower(), name))
+            if state == "Failed" or time.monotonic() >= deadline:
+                raise HookError("resource %s/%s/%s not ready. status: %s, message: %s%s" % (
+                    kind, ns or "", name, state, message,
+                    "" if state == "Failed" else "\ncontext deadline exceeded"))
             time.sleep(0.5)
+
+    def _create(self, obj, ref, ns):
+        if self.server_side:
+            self.client.patch(ref[0], ref[1], ref[2], ns, obj, "apply")
+        else:
+            self.client.create(obj, ns)
+
+    def _failed(self, release, hook, what, exc):
+        self.progress("hook", "%s failed: %s" % (what, exc))
+        hook["last_run"] = dict(hook["last_run"], completed_at=now(), phase="Failed")
+        self.record(release)
 
     def run(self, release, event, before_cleanup=None):
         """Run every hook of ``event``; raise HookError (after Helm's cleanup) when one fails.
@@ -97,13 +132,17 @@ class HookRunner:
             what = "%s %s/%s (weight %s)" % (event, ref[1], ref[2], hook.get("weight") or 0)
             started = time.monotonic()
             try:
-                self.client.create(obj, ns)
+                self._create(obj, ref, ns)
                 self.progress("hook", "%s created" % what)
+            except (ApiError, KubeError) as exc:
+                # as Helm: a hook that could not be created deletes nothing, neither itself nor earlier hooks
+                self._failed(release, hook, what, exc)
+                why = getattr(exc, "message", "") or exc
+                raise HookError("warning: Hook %s %s failed: %s" % (event, hook.get("path", ""), why)) from exc
+            try:
                 self._wait(obj, (ref[0], ref[1], ref[2], ns), started + self.timeout)
             except (ApiError, KubeError, HookError) as exc:
-                self.progress("hook", "%s failed: %s" % (what, exc))
-                hook["last_run"] = dict(hook["last_run"], completed_at=now(), phase="Failed")
-                self.record(release)
+                self._failed(release, hook, what, exc)
                 if before_cleanup is not None:
                     before_cleanup(done + [hook])
                 if "hook-failed" in hook["delete_policies"]:
@@ -111,7 +150,7 @@ class HookRunner:
                 for prev in done:
                     if "hook-succeeded" in prev["delete_policies"]:
                         self._delete(prev, wait=self.wait_deletes)
-                raise HookError("warning: Hook %s %s failed: %s" % (event, hook.get("path", ""), exc)) from exc
+                raise HookError(str(exc)) from exc
             hook["last_run"] = dict(hook["last_run"], completed_at=now(), phase="Succeeded")
             self.progress("hook", "%s succeeded after %.1fs" % (what, time.monotonic() - started))
             done.append(hook)

@@ -9,7 +9,9 @@ module (and so the renderer); the other actions work on stored records.
 import copy
 from dataclasses import dataclass
 
-from ..goyaml import merge_maps
+from ..chart.loader import load_chart
+from ..chart.model import Chart
+from ..chart.values import coalesce_tables, coalesce_values
 from ..kube.errors import KubeError
 from ..release.model import DEPLOYED, UNINSTALLED, description, status
 from ..render import RenderError, merge_user_values, render_release
@@ -47,15 +49,14 @@ def prepare(engine, request, progress):
     installed = current is not None and status(current) != UNINSTALLED
     try:
         config = merge_user_values(request.values, request.values_files, request.set_values)
-        # Helm's precedence: reset_values wins, then reuse_values, then reset_then_reuse_values.
-        reuse = not request.reset_values and (request.reuse_values or request.reset_then_reuse_values)
-        if installed and reuse:
-            config = merge_maps(copy.deepcopy(current.get("config") or {}), config)
+        chart = request.chart
+        if installed and not request.reset_values:
+            config, chart = reused_values(request, current, config)
         version = client.server_version()
 
         def render(revision, is_install, vary=False):
             return render_release(
-                request.chart, name=request.name, namespace=request.namespace, values=config,
+                chart, name=request.name, namespace=request.namespace, values=config,
                 revision=revision, is_install=is_install, is_upgrade=not is_install,
                 kube_version=version.get("gitVersion"), api_versions=client.discovery.api_versions(),
                 lookup=None if vary else lookup_for(client), post_renderer=request.post_renderer,
@@ -83,7 +84,8 @@ def prepare(engine, request, progress):
                 rerolled = not same_content(current, record_of(inp))
                 inp = from_record(current, inp.crds)  # plan and keep exactly what is deployed
         if not same:
-            result = render((history[-1]["version"] + 1) if history else 1, not installed)
+            # an install renders as revision 1, also over an uninstalled history (Helm's Install with Replace)
+            result = render(history[-1]["version"] + 1 if installed else 1, not installed)
             inp = from_render(result)
     except RenderError as exc:
         progress("render", "failed: %s" % exc)
@@ -96,6 +98,23 @@ def prepare(engine, request, progress):
             note += " (only what %s generate differs)" % ", ".join(names)
     progress("render", _rendered(result) + note)
     return inp, result.chart.metadata.get("version")
+
+
+def reused_values(request, current, config):
+    """The values and chart an upgrade renders with, as Helm's reuseValues (``reset_values`` false):
+    ``reuse_values`` merges the new values over the deployed ones and renders with the deployed revision's
+    values (its chart's defaults with its values) as the chart's defaults; ``reset_then_reuse_values``
+    merges the same but keeps the new chart's defaults; neither: the deployed values when none are given."""
+    old = copy.deepcopy(current.get("config") or {})
+    if request.reuse_values:
+        chart = load_chart(request.chart) if isinstance(request.chart, str) else request.chart.copy()
+        stored = current.get("chart") or {}
+        chart.values = dict(coalesce_values(Chart(stored.get("metadata") or {}, values=copy.deepcopy(
+            stored.get("values") or {})), copy.deepcopy(old)))
+        return coalesce_tables(config, old), chart
+    if request.reset_then_reuse_values:
+        return coalesce_tables(config, old), request.chart
+    return (config or old), request.chart
 
 
 def _rendered(result):

@@ -1,4 +1,6 @@
 """Rollback, as Helm's action.Rollback: plan from a stored revision's manifest, store it as a new revision."""
+import copy
+
 from ..kube.errors import KubeError
 from ..plan.manifest import ManifestError, parse_manifest
 from ..plan.planner import PlanError
@@ -63,7 +65,7 @@ def _plan(engine, last, target, opts, outcome, recover=False):
         raise OperationError(str(exc)) from exc
     method = apply_method(opts, target.get("apply_method"))
     try:
-        plan = engine.planner(opts, method).plan(previous, wanted)
+        plan = engine.planner(opts, method, "rollback").plan(previous, wanted)
     except (PlanError, KubeError) as exc:
         raise OperationError(str(exc), outcome) from exc
     outcome.plan(plan, hooks=[] if opts.disable_hook else
@@ -79,11 +81,17 @@ def _record(engine, last, target, method):
     stamp = now()
     rel = release_record(engine.name, engine.namespace, last["version"] + 1, target.get("chart"),
                          target.get("config"), target.get("manifest", ""),
-                         [dict(h, last_run={"phase": ""}) for h in target.get("hooks") or []], PENDING_ROLLBACK,
+                         copy.deepcopy(target.get("hooks") or []), PENDING_ROLLBACK,  # their last runs too, as Helm
                          "Rollback to %d" % target["version"], first_deployed(last, stamp), stamp,
                          notes(target), method, rollback_revision=target["version"])
     rel["_labels"] = custom_labels(target)
     return rel
+
+
+def _failed(engine, rel, description, opts):
+    set_status(rel, FAILED, description)
+    engine.storage.update(rel)
+    opts.progress("result", "revision %d failed: %s" % (rel["version"], description))
 
 
 def _execute(engine, last, target, plan, opts, outcome, method):
@@ -94,24 +102,34 @@ def _execute(engine, last, target, plan, opts, outcome, method):
         raise OperationError(str(exc), outcome) from exc
     outcome.release = rel
     opts.progress("record", "revision %d pending-rollback" % rel["version"])
-    runner = HookRunner(engine.client, engine.namespace, engine.storage.update, opts.timeout, opts.progress)
+    runner = HookRunner(engine.client, engine.namespace, engine.storage.update, opts.timeout, opts.progress,
+                        server_side=method == "ssa")
     try:
         if not opts.disable_hook:
             runner.run(rel, "pre-rollback")
         apply_changes(engine.client, plan.changes, opts.force_conflicts, progress=opts.progress)
-        if opts.wait_mode() != "hookOnly":
-            wait_for(engine.client, plan.changes, opts.timeout, opts.progress, opts.wait_mode(), opts.wait_for_jobs)
-        if not opts.disable_hook:
-            runner.run(rel, "post-rollback")
     except (HookError, ExecuteError, KubeError) as exc:
-        if status(last) == DEPLOYED:
+        # Helm leaves a revision whose pre-rollback hook failed pending-rollback; we mark it failed
+        # (docs/helm-differences.md). An apply that fails supersedes the last revision, as Helm's.
+        if not isinstance(exc, HookError):
             set_status(last, SUPERSEDED)
             engine.storage.update(last)
-        set_status(rel, FAILED, 'Rollback "%s" failed: %s' % (engine.name, exc))
-        engine.storage.update(rel)
-        opts.progress("result", "revision %d failed: %s" % (rel["version"], exc))
-        message = engine.cleanup_created(plan.changes, opts, str(exc))
-        raise OperationError('Rollback "%s" failed: %s' % (engine.name, message), outcome) from exc
+        _failed(engine, rel, 'Rollback "%s" failed: %s' % (engine.name, exc), opts)
+        message = str(exc) if isinstance(exc, HookError) else engine.cleanup_created(plan.changes, opts, str(exc),
+                                                                                     "rollback")
+        raise OperationError(message, outcome) from exc
+    try:
+        if opts.wait_mode() != "hookOnly":
+            wait_for(engine.client, plan.changes, opts.timeout, opts.progress, opts.wait_mode(), opts.wait_for_jobs)
+    except (ExecuteError, KubeError) as exc:
+        _failed(engine, rel, 'Release "%s" failed: %s' % (engine.name, exc), opts)
+        raise OperationError("release %s failed: %s" % (engine.name, exc), outcome) from exc
+    try:
+        if not opts.disable_hook:
+            runner.run(rel, "post-rollback")
+    except HookError as exc:
+        _failed(engine, rel, 'Rollback "%s" failed: %s' % (engine.name, exc), opts)
+        raise OperationError(str(exc), outcome) from exc
     for old in engine.storage.history(engine.name, refresh=True):
         if old["version"] != rel["version"] and status(old) == DEPLOYED:
             set_status(old, SUPERSEDED)

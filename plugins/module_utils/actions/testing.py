@@ -97,7 +97,8 @@ def run_tests(engine, filters=(), timeout=300, logs=False, check_mode=False, pro
     skipped, kept = select(rel.get("hooks") or [], include, exclude)
     tests = hooks_for({"hooks": kept}, "test")
     available = [h["name"] for h in hooks_for(rel, "test")]
-    if (include or exclude) and not tests:
+    unknown = [n for n in include + exclude if n not in available]
+    if unknown:  # a name no test has is a mistake (Helm runs what is left, maybe nothing, and says nothing)
         raise OperationError('no test of release "%s" matches the filter %s (its tests: %s)' % (
             engine.name, _filter_text(include, exclude), ", ".join(available) or "none"))
     progress("test", "revision %d (%s): %d test(s)%s" % (
@@ -118,7 +119,8 @@ def run_tests(engine, filters=(), timeout=300, logs=False, check_mode=False, pro
 
     previous = {id(h): h.get("last_run") for h in tests}
     rel["hooks"] = kept
-    runner = HookRunner(engine.client, engine.namespace, record, timeout, progress, wait_deletes=True)
+    runner = HookRunner(engine.client, engine.namespace, record, timeout, progress, wait_deletes=True,
+                        server_side=rel.get("apply_method") == "ssa")
     failure = None
     try:
         runner.run(rel, "test", before_cleanup=read_logs if logs else None)
@@ -133,6 +135,6 @@ def run_tests(engine, filters=(), timeout=300, logs=False, check_mode=False, pro
     if failure is not None:
         failed = [r["name"] for r in results if r["phase"] == "Failed"]
         progress("result", "test %s failed" % ", ".join(failed))
-        raise TestFailed('release "%s": test %s failed: %s' % (engine.name, ", ".join(failed), failure), results)
+        raise TestFailed(str(failure), results)  # helm test's error: the hook's own
     progress("result", "%d test(s) succeeded" % len(results))
     return rel, results

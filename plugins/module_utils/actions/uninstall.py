@@ -2,7 +2,7 @@
 from ..kube.errors import KubeError
 from ..plan.manifest import ManifestError, parse_manifest
 from ..plan.planner import uninstall_info, uninstall_plan
-from ..release.model import DEPLOYED, FAILED, SUPERSEDED, UNINSTALLED, UNINSTALLING, now, set_deleted, set_status, status
+from ..release.model import DEPLOYED, SUPERSEDED, UNINSTALLED, UNINSTALLING, now, set_deleted, set_status, status
 from .base import Moved, OperationError
 from .executor import ExecuteError, apply_changes, wait_gone
 from .hooks import HookError, HookRunner, hooks_for
@@ -73,34 +73,47 @@ def left_warnings(plan, release, check_mode):
 
 
 def uninstall_records(engine, opts, last, plan=None):
-    """Uninstall revision ``last`` (the lease held): hooks, deletions, then its record (also after a failed install)."""
+    """Uninstall revision ``last`` (the lease held): hooks, deletions, then its record (also after a failed
+    install), as Helm's Uninstall.Run orders them and words their errors: a pre-delete hook that fails, or a
+    deletion, stops it with the revision ``uninstalling``; waiting and post-delete hooks only count errors."""
     if plan is None:
         plan = uninstall_plan(engine.client, engine.name, engine.namespace, parse_manifest(last.get("manifest") or ""))
     set_deleted(last, now())
     set_status(last, UNINSTALLING, "Deletion in progress (or silently failed)")
     engine.storage.update(last)
-    runner = HookRunner(engine.client, engine.namespace, engine.storage.update, opts.timeout, opts.progress)
+    runner = HookRunner(engine.client, engine.namespace, engine.storage.update, opts.timeout, opts.progress,
+                        server_side=True)  # Helm 4 creates uninstall hooks by server-side apply
     try:
         if not opts.disable_hook:
             runner.run(last, "pre-delete")
+    except HookError as exc:
+        raise OperationError(str(exc)) from exc
+    try:
         apply_changes(engine.client, plan.changes, progress=opts.progress)
-        if opts.wait != "hookOnly":
+    except (ExecuteError, KubeError) as exc:
+        raise OperationError("failed to delete release: %s" % engine.name) from exc
+    errors = []
+    if opts.wait != "hookOnly":
+        try:
             wait_gone(engine.client, plan.changes, opts.timeout, opts.progress)
-        if not opts.disable_hook:
+        except KubeError as exc:
+            errors.append(str(exc))
+    if not opts.disable_hook:
+        try:
             runner.run(last, "post-delete")
-    except (HookError, ExecuteError, KubeError) as exc:
-        set_status(last, FAILED, "uninstallation completed with 1 error(s): %s" % exc)
-        engine.storage.update(last)
-        raise OperationError("failed to delete release: %s: %s" % (engine.name, exc)) from exc
+        except HookError as exc:
+            errors.append(str(exc))
+    set_status(last, UNINSTALLED, "Uninstallation complete")
     if opts.purge:
         for rel in engine.storage.history(engine.name, refresh=True):
             engine.storage.delete(engine.name, rel["version"])
         opts.progress("result", "uninstalled; history deleted")
-        return
-    for rel in engine.storage.history(engine.name, refresh=True):
-        if rel["version"] != last["version"] and status(rel) == DEPLOYED:
-            set_status(rel, SUPERSEDED)
-            engine.storage.update(rel)
-    set_status(last, UNINSTALLED, "Uninstallation complete")
-    engine.storage.update(last)
-    opts.progress("result", "uninstalled; history kept")
+    else:
+        engine.storage.update(last)
+        for rel in engine.storage.history(engine.name, refresh=True):
+            if rel["version"] != last["version"] and status(rel) == DEPLOYED:
+                set_status(rel, SUPERSEDED)
+                engine.storage.update(rel)
+        opts.progress("result", "uninstalled; history kept")
+    if errors:
+        raise OperationError("uninstallation completed with %d error(s): %s" % (len(errors), "; ".join(errors)))

@@ -25,27 +25,42 @@ _LABEL = regex(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
 _PREFIX = regex(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
 
+UPGRADE_FAILED = "UPGRADE FAILED: "
+
+
 def install_or_upgrade(engine, inp, opts):
-    """Install or upgrade release ``engine.name`` to ReleaseInput ``inp``: plan; unless check mode, execute."""
+    """Install or upgrade release ``engine.name`` to ReleaseInput ``inp``: plan; unless check mode, execute.
+
+    An upgrade's errors read as ``helm upgrade`` prints them (``UPGRADE FAILED: ...``); ``helm upgrade
+    --install`` prints an install's as they are."""
+    try:
+        return _present(engine, inp, opts)
+    except OperationError as exc:
+        if exc.outcome is None or exc.outcome.operation != "upgrade" or str(exc).startswith(UPGRADE_FAILED):
+            raise
+        raise OperationError(UPGRADE_FAILED + str(exc), exc.outcome) from exc
+
+
+def _present(engine, inp, opts):
     history = engine.history()
     last = history[-1] if history else None
     try:
         recover = engine.pending(last)
     except Moved:
-        return engine.replan(lambda: install_or_upgrade(engine, inp, opts), last)
+        return engine.replan(lambda: _present(engine, inp, opts), last)
     deployed = Storage.deployed(history)
     current = deployed
     if current is None and last is not None and (status(last) in (FAILED, SUPERSEDED) or recover):
         current = last
     install = current is None
-    labels = release_labels(None if install else current, opts.labels)  # refused before any write
+    outcome = Outcome("install" if install else "upgrade", opts.check_mode)
+    labels = release_labels(None if install else current, opts.labels, outcome, install)  # refused before any write
     version = last["version"] + 1 if last else 1
     try:
         target = parse_manifest(inp.manifest)
         previous = parse_manifest(current["manifest"]) if current and current.get("manifest") else []
     except ManifestError as exc:
-        raise OperationError(str(exc)) from exc
-    outcome = Outcome("install" if install else "upgrade", opts.check_mode)
+        raise OperationError(str(exc), outcome) from exc
     plan = Plan(opts.strategy)
     if install and not engine.namespace_exists():
         if not opts.create_namespace:
@@ -56,11 +71,13 @@ def install_or_upgrade(engine, inp, opts):
     crd_changes, pending_kinds = _plan_crds(engine, inp, install, opts, method)
     trusted = current is not None and status(current) == DEPLOYED and not recover
     try:
-        planned = engine.planner(opts, method).plan(
+        planned = engine.planner(opts, method, "install" if install else "update").plan(
             previous, target, pending_kinds=pending_kinds, missing_is_drift=trusted,
             new_namespaces=[engine.namespace] if plan.namespace_create else ())
     except (PlanError, KubeError) as exc:
-        raise OperationError(str(exc), outcome) from exc
+        unknown = install and str(exc).startswith("resource mapping not found")
+        raise OperationError("%s%s" % ("unable to build kubernetes objects from release manifest: " if unknown else "",
+                                       exc), outcome) from exc
     plan.changes, plan.crds = planned.changes, crd_changes
     if opts.check_mode:
         for change in crd_changes:
@@ -87,17 +104,32 @@ def install_or_upgrade(engine, inp, opts):
         set_status(outcome.release, DEPLOYED, "Install complete" if install else "Upgrade complete")
         opts.progress("result", "check mode: revision %d would be deployed; nothing was written" % version)
         return outcome
-    if plan.namespace_create:
-        try:
-            engine.client.create(plan.namespace_create)
-        except ApiError as exc:
-            if not exc.already_exists:
-                raise OperationError("create namespace %s: %s" % (engine.namespace, exc.message)) from exc
-        opts.progress("apply", "create Namespace/%s" % engine.namespace)
+    if plan.namespace_create or (install and opts.create_namespace and method == "ssa"):
+        _create_namespace(engine, method, opts)
 
     def run():
+        if install and last is not None and status(last) != FAILED:
+            # Helm's install over an uninstalled history (Replace): the last revision is superseded first
+            set_status(last, SUPERSEDED, "superseded by new release")
+            engine.storage.update(last)
         return _run(engine, inp, opts, plan, outcome, version, current, install, method, labels)
-    return engine.locked(opts, last, run, lambda: install_or_upgrade(engine, inp, opts), recover)
+    return engine.locked(opts, last, run, lambda: _present(engine, inp, opts), recover)
+
+
+def _create_namespace(engine, method, opts):
+    """``create_namespace`` as Helm 4's install: created, or applied server-side (also when it exists, which
+    then gains the ``name`` label and Helm's field manager)."""
+    body = {"apiVersion": "v1", "kind": "Namespace",
+            "metadata": {"name": engine.namespace, "labels": {"name": engine.namespace}}}
+    try:
+        if method == "ssa":
+            engine.client.patch("v1", "Namespace", engine.namespace, None, body, "apply")
+        else:
+            engine.client.create(body)
+    except ApiError as exc:
+        if not exc.already_exists:
+            raise OperationError("create namespace %s: %s" % (engine.namespace, exc.message)) from exc
+    opts.progress("apply", "%s Namespace/%s" % ("apply" if method == "ssa" else "create", engine.namespace))
 
 
 def _new_record(engine, inp, version, current, install, method, labels):
@@ -162,17 +194,18 @@ def _run(engine, inp, opts, plan, outcome, version, current, install, method, la
         raise OperationError(str(exc), outcome) from exc
     opts.progress("record", "revision %d %s" % (version, status(rel)))
     outcome.release = rel
-    runner = HookRunner(engine.client, engine.namespace, engine.storage.update, opts.timeout, opts.progress)
+    runner = HookRunner(engine.client, engine.namespace, engine.storage.update, opts.timeout, opts.progress,
+                        server_side=method == "ssa")
     try:
         if not opts.disable_hook:
-            runner.run(rel, "pre-" + event)
+            _hooks(runner, rel, "pre-" + event, install)
         apply_changes(engine.client, plan.changes, opts.force_conflicts, progress=opts.progress)
         if opts.wait_mode() != "hookOnly":
             wait_for(engine.client, plan.changes, opts.timeout, opts.progress, opts.wait_mode(), opts.wait_for_jobs)
         if not opts.disable_hook:
-            runner.run(rel, "post-" + event)
+            _hooks(runner, rel, "post-" + event, install)
     except (HookError, ExecuteError, KubeError, ApiError) as exc:
-        return _fail(engine, rel, exc, opts, outcome, install, current, plan.changes)
+        return _fail(engine, rel, exc, opts, outcome, install, plan.changes)
     if current is not None and status(current) == DEPLOYED:
         set_status(current, SUPERSEDED)
         engine.storage.update(current)
@@ -186,50 +219,70 @@ def _run(engine, inp, opts, plan, outcome, version, current, install, method, la
     return outcome
 
 
-def _fail(engine, rel, exc, opts, outcome, install, current, changes=()):
-    """Record the failed revision; with ``atomic``, uninstall the failed install or roll back the upgrade."""
+def _hooks(runner, rel, event, install):
+    """Run ``event``'s hooks; a failure reads as Helm words it (``failed pre-install: ...``,
+    ``pre-upgrade hooks failed: ...``)."""
+    try:
+        runner.run(rel, event)
+    except HookError as exc:
+        raise HookError(("failed %s: %s" if install else "%s hooks failed: %s") % (event, exc)) from exc
+
+
+def _fail(engine, rel, exc, opts, outcome, install, changes=()):
+    """Record the failed revision; with ``atomic``, uninstall the failed install or roll back the upgrade to
+    the last revision that was deployed, as Helm's failRelease. The error is Helm's: the cause itself."""
     message = str(exc)
     what = 'Release "%s" failed' % engine.name if install else 'Upgrade "%s" failed' % engine.name
     set_status(rel, FAILED, "%s: %s" % (what, message))
     engine.storage.update(rel)
     opts.progress("result", "revision %d failed: %s" % (rel["version"], message))
     if not install:
-        message = engine.cleanup_created(changes, opts, message)
+        message = engine.cleanup_created(changes, opts, message, "upgrade")
     if opts.atomic and install:
         opts.progress("atomic", "uninstalling the failed install")
-        uninstall_records(engine, Options(purge=True, timeout=opts.timeout, disable_hook=True, progress=opts.progress),
-                          rel)
+        uninstall_records(engine, Options(purge=True, timeout=opts.timeout, disable_hook=opts.disable_hook,
+                                          wait=opts.wait, progress=opts.progress), rel)
         raise OperationError("release %s failed, and has been uninstalled due to rollback-on-failure being "
                              "set: %s" % (engine.name, message), outcome)
-    if opts.atomic and current is not None:
-        opts.progress("atomic", "rolling back to revision %d" % current["version"])
+    good = [r for r in engine.storage.history(engine.name, refresh=True) if status(r) in (DEPLOYED, SUPERSEDED)]
+    if opts.atomic and not good:
+        raise OperationError("unable to find a previously successful release when attempting to rollback. "
+                             "original upgrade error: %s" % message, outcome)
+    if opts.atomic:
+        target = good[-1]["version"]
+        opts.progress("atomic", "rolling back to revision %d" % target)
         back = Options(strategy=opts.strategy, server_side=opts.server_side, timeout=opts.timeout,
-                       wait=opts.wait_mode(), wait_for_jobs=opts.wait_for_jobs, history_max=opts.history_max,
-                       progress=opts.progress)
-        rollback_locked(engine, current["version"], back, Outcome("rollback", False))
+                       wait=opts.wait_mode(), wait_for_jobs=opts.wait_for_jobs, disable_hook=opts.disable_hook,
+                       force=opts.force, force_conflicts=opts.force_conflicts, progress=opts.progress)
+        try:
+            rollback_locked(engine, target, back, Outcome("rollback", False))
+        except OperationError as rollback_exc:
+            raise OperationError("an error occurred while rolling back the release. original upgrade error: %s: %s"
+                                 % (message, rollback_exc), outcome) from rollback_exc
         raise OperationError("release %s failed, and has been rolled back due to rollback-on-failure being "
                              "set: %s" % (engine.name, message), outcome)
-    raise OperationError("%s: %s" % (what, message), outcome)
+    raise OperationError(message, outcome)
 
 
-def release_labels(current, labels):
-    """Labels of a new revision: ``labels`` merged over ``current``'s, ``"null"`` deleting (mergeCustomLabels)."""
+def release_labels(current, labels, outcome=None, install=False):
+    """Labels of a new revision: ``labels`` merged over ``current``'s, ``"null"`` deleting (mergeCustomLabels);
+    an install stores them as given, ``"null"`` too, as Helm's."""
     out = custom_labels(current)
     for key, value in (labels or {}).items():
         if key in SYSTEM_LABELS:
             raise OperationError("user supplied labels contains system reserved label name. System labels: [%s]"
-                                 % " ".join(SYSTEM_LABELS))
+                                 % " ".join(SYSTEM_LABELS), outcome)
         value = "" if value is None else str(value)
         prefix, name = key.rpartition("/")[::2]
         good_prefix = not prefix or (_PREFIX.match(prefix) and len(prefix) <= 253)
         if not (_LABEL.match(name) and len(name) <= 63 and good_prefix):
             raise OperationError('invalid release label name "%s": a qualified name ([prefix/]name, name at most 63 '
-                                 'alphanumerics, "-", "_" or ".", starting and ending alphanumeric)' % key)
+                                 'alphanumerics, "-", "_" or ".", starting and ending alphanumeric)' % key, outcome)
         if value != "null" and value and not (_LABEL.match(value) and len(value) <= 63):
             raise OperationError('invalid value "%s" of release label "%s": at most 63 alphanumerics, "-", "_" or '
-                                 '".", starting and ending alphanumeric' % (value, key))
+                                 '".", starting and ending alphanumeric' % (value, key), outcome)
         out[key] = value
-    return {k: v for k, v in out.items() if v != "null"}
+    return out if install else {k: v for k, v in out.items() if v != "null"}
 
 
 def _differs(current, last, inp):

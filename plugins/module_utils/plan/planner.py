@@ -103,6 +103,8 @@ class Planner:
     """``strategy`` says what is sent, ``method`` how: ``ssa`` (server-side apply, Helm 4's default) or
     ``csa`` (create and patch, Helm 3's way); helm3 is csa only and server-side ssa only."""
 
+    operation = "install"  # Helm's word for the operation in its ownership refusal: install or update
+
     def __init__(self, client, openapi, release, namespace, strategy="chart-delta", take_ownership=False,
                  force=False, force_conflicts=False, workers=16, method=None):
         if strategy not in STRATEGIES:
@@ -235,7 +237,7 @@ class Planner:
             if (res.api_version, res.kind) not in pending_kinds and not self.client.discovery.has(res.api_version,
                                                                                                   res.kind):
                 raise PlanError('resource mapping not found for name: "%s" namespace: "%s" from "": no matches '
-                                'for kind "%s" in version "%s"; ensure CRDs are installed first'
+                                'for kind "%s" in version "%s"\nensure CRDs are installed first'
                                 % (res.name, res.namespace or "", res.kind, res.api_version))
         plan = Plan(self.strategy)
         target = sort_resources(target)
@@ -273,6 +275,7 @@ class Planner:
             return res.namespace or self.namespace
 
     def _plan_target(self, res, ns, prev, live, missing_is_drift):
+        raw, raw_prev = res, prev  # a server-side apply sends a Secret's stringData as is, as Helm 4 does
         if res.kind == "Secret":
             res = Resource(secret_view(res.obj), res.source)
             prev = Resource(secret_view(prev.obj), prev.source) if prev is not None else None
@@ -282,16 +285,18 @@ class Planner:
         if live is None:
             if self.strategy == "chart-delta" and missing_is_drift and prev is not None and _same(prev.obj, res.obj):
                 return Change("drift", res, ns, after=None, drift_paths=["(object missing)"])
-            change = Change("apply" if self.method == "ssa" else "create", res, ns, after=target)
+            ssa = self.method == "ssa"
+            change = Change("apply" if ssa else "create", raw if ssa else res, ns,
+                            after=self._owned(raw, ns) if ssa else target)
             change.force = self.force_conflicts
             return change
         if prev is None:
             problem = ownership_problem(live, self.release, self.namespace)
             if problem and not self.take_ownership:
                 where = ' in namespace "%s"' % ns if ns else ""
-                raise PlanError('Unable to continue with install: %s "%s"%s exists and cannot be imported into '
+                raise PlanError('unable to continue with %s: %s "%s"%s exists and cannot be imported into '
                                 'the current release: invalid ownership metadata; %s'
-                                % (res.kind, res.name, where, problem))
+                                % (self.operation, res.kind, res.name, where, problem))
         meta = self._meta(res)
         paths = drift(prev.obj, live, meta) if prev is not None else []
         if self.force:
@@ -299,7 +304,7 @@ class Planner:
             body["metadata"] = dict(target["metadata"], resourceVersion=live["metadata"].get("resourceVersion"))
             return Change("replace", res, ns, before=live, after=body, drift_paths=paths)
         if self.method == "ssa":
-            return self._plan_apply(res, ns, prev, live, target, paths)
+            return self._plan_apply(raw, ns, raw_prev, live, self._owned(raw, ns), paths)
         if self.strategy == "chart-delta" and prev is not None:
             original = with_ownership(prev.obj, self.release, self.namespace)
             if ns:
@@ -313,6 +318,12 @@ class Planner:
             return Change("unchanged", res, ns, before=live, after=live, drift_paths=paths)
         return Change("patch", res, ns, before=live, patch=patch, patch_type="strategic" if meta else "merge",
                       drift_paths=paths)
+
+    def _owned(self, res, ns):
+        target = with_ownership(res.obj, self.release, self.namespace)
+        if ns:
+            target["metadata"]["namespace"] = ns
+        return target
 
     def _plan_apply(self, res, ns, prev, live, target, paths):
         """Server-side apply of ③ (server-side: conflicts unless force_conflicts, as Helm 4), or of ③ less

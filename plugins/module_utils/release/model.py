@@ -76,11 +76,11 @@ def chart_record(metadata, templates=(), files=(), values=None, schema=None, loc
     return {
         "metadata": _ordered(metadata or {}, _METADATA_ORDER),
         "lock": sorted_map(lock) if lock else None,
-        "templates": [_file(n, d) for n, d in templates],
+        "templates": [_file(n, d) for n, d in templates] or None,  # Go's nil slice: null, as Helm writes it
         "values": sorted_map(values) if values is not None else None,
         "schema": base64.b64encode(schema).decode("ascii") if schema else None,
         "schemamodtime": ZERO_TIME,
-        "files": [_file(n, d) for n, d in files],
+        "files": [_file(n, d) for n, d in files] or None,
     }
 
 

@@ -1,0 +1,412 @@
+"""What the differential harness compares after each step, and how it edits and restores the namespaces.
+
+Everything is read from the control plane as it is: the release records (decoded from their Secrets), the
+live objects of the namespace, the tools' printed output. Normalizing only removes what differs between
+any two runs of the same tool (times, uids, resource versions, IPs, the namespace's own name, status and
+the controllers' field managers).
+"""
+import base64
+import copy
+import difflib
+import json
+import re
+import time
+
+from ansible_collections.helmless.core.plugins.module_utils.kube.client import KubeClient
+from ansible_collections.helmless.core.plugins.module_utils.kube.config import load_connection
+from ansible_collections.helmless.core.plugins.module_utils.kube.errors import ApiError
+from ansible_collections.helmless.core.plugins.module_utils.release.codec import decode_release
+
+import differential_chart
+
+LIVE_KINDS = (("v1", "ConfigMap"), ("v1", "Secret"), ("v1", "Service"), ("v1", "ServiceAccount"),
+              ("apps/v1", "Deployment"), ("batch/v1", "Job"), ("v1", "Pod"))
+CONTROLLERS = re.compile(r"^(kube-controller-manager|kube-scheduler|kwok|kubelet)")
+SERVER_META = ("uid", "resourceVersion", "creationTimestamp", "generation", "selfLink", "namespace", "managedFields")
+HOOK = "helm.sh/hook"
+_REVISION = re.compile(r"revision \d+ says")
+_API_ACCESS = re.compile(r"kube-api-access-[a-z0-9]{5}")
+REFUSED = ("forceConflicts enabled when serverSideApply disabled",
+           "cannot use server-side apply and force replace together")
+TIMES = re.compile(r"^(LAST DEPLOYED|Last Started|Last Completed):( *).*$", re.M)
+
+
+def client(kubeconfig, field_manager="helmless-differential"):
+    return KubeClient(load_connection(kubeconfig), field_manager=field_manager)
+
+
+# ---- reading a namespace --------------------------------------------------------------------------
+
+def _managed(entries):
+    out = []
+    for entry in entries or []:
+        if CONTROLLERS.match(entry.get("manager") or "") or entry.get("subresource") == "status":
+            continue
+        out.append({k: entry.get(k) for k in ("manager", "operation", "apiVersion", "subresource", "fieldsV1")})
+    return sorted(out, key=lambda e: json.dumps(e, sort_keys=True))
+
+
+def normalized_object(obj, namespace):
+    out = {k: v for k, v in obj.items() if k != "status"}
+    meta = obj.get("metadata") or {}
+    out["metadata"] = {k: v for k, v in meta.items() if k not in SERVER_META}
+    ann = {k: v for k, v in (meta.get("annotations") or {}).items() if not k.startswith("deployment.kubernetes.io/")}
+    out["metadata"]["annotations"] = ann
+    out["managedFields"] = _managed(meta.get("managedFields"))
+    spec = out.get("spec")
+    if obj.get("kind") == "Service" and isinstance(spec, dict):
+        out["spec"] = {k: v for k, v in spec.items() if k not in ("clusterIP", "clusterIPs")}
+    if obj.get("kind") == "Pod" and isinstance(spec, dict):
+        out["spec"] = {k: v for k, v in spec.items() if k != "nodeName"}
+    text = json.dumps(out, sort_keys=True)
+    if meta.get("uid"):
+        text = text.replace(meta["uid"], "<uid>")
+    return json.loads(_neutral(text, namespace))
+
+
+def _neutral(text, namespace):
+    return _API_ACCESS.sub("kube-api-access-<random>", text.replace(namespace, "<ns>"))
+
+
+def _chart_text(chart):
+    """A stored chart with its files' base64 decoded (the CRD file names the namespace), without the
+    files' modification times (Helm 4 stores them, docs/helm-differences.md)."""
+    chart = {k: v for k, v in copy.deepcopy(chart or {}).items() if k not in ("modtime", "schemamodtime")}
+    for key in ("templates", "files"):
+        for item in chart.get(key) or []:
+            item.pop("modtime", None)
+            try:
+                item["data"] = base64.b64decode(item.get("data") or "").decode()
+            except (ValueError, UnicodeDecodeError):
+                pass
+    return chart
+
+
+def normalized_record(rec, labels, namespace):
+    rec = copy.deepcopy(rec)
+    info = rec.get("info") or {}
+    for key in ("first_deployed", "last_deployed", "deleted"):
+        if info.get(key):
+            info[key] = "<time>"
+    for hook in rec.get("hooks") or []:
+        run = hook.get("last_run") or {}
+        for key in ("started_at", "completed_at"):
+            if run.get(key):
+                run[key] = "<time>"
+    rec["chart"] = _chart_text(rec.get("chart"))
+    rec["_labels"] = {k: v for k, v in labels.items() if k not in ("createdAt", "modifiedAt")}
+    return json.loads(_neutral(json.dumps(rec, sort_keys=True), namespace))
+
+
+class Snapshot:
+    """A namespace as the harness compares it: release records and live objects, normalized, and raw."""
+
+    def __init__(self, kube, namespace):
+        self.namespace = namespace
+        self.records, self.raw_records, self.objects, self.raw_objects = {}, {}, {}, {}
+        for secret in kube.list("v1", "Secret", namespace, "owner=helm"):
+            name = secret["metadata"]["name"]
+            rec = decode_release(base64.b64decode(secret["data"]["release"]).decode())
+            self.records[name] = normalized_record(rec, secret["metadata"].get("labels") or {}, namespace)
+            self.raw_records[name] = secret
+        kinds = list(LIVE_KINDS)
+        group = differential_chart.crd_group(namespace)
+        if kube.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", "widgets." + group):
+            kinds.append((group + "/v1", "Widget"))
+        for api_version, kind in kinds:
+            try:
+                items = kube.list(api_version, kind, namespace)
+            except Exception:  # pylint: disable=broad-except  # a CRD not served yet
+                items = []
+            for obj in items:
+                meta = obj["metadata"]
+                if (obj.get("type") == "helm.sh/release.v1" or meta.get("deletionTimestamp")
+                        or meta.get("ownerReferences") or meta["name"] in ("kube-root-ca.crt", "default")):
+                    continue
+                key = "%s/%s" % (kind, meta["name"])
+                self.objects[key] = normalized_object(dict(obj, kind=kind), namespace)
+                self.raw_objects[key] = dict(obj, apiVersion=api_version, kind=kind)
+        ns = kube.get("v1", "Namespace", namespace)
+        self.namespace_labels = None if ns is None else json.loads(_neutral(json.dumps(
+            ns["metadata"].get("labels") or {}, sort_keys=True), namespace))
+
+    def versions(self):
+        return sorted(rec["version"] for rec in self.records.values())
+
+    def last(self):
+        recs = sorted(self.records.values(), key=lambda r: r["version"])
+        return recs[-1] if recs else None
+
+
+def snapshot(kube, namespace):
+    return Snapshot(kube, namespace)
+
+
+def _diff(label, ours, helms):
+    a = json.dumps(helms, indent=1, sort_keys=True).splitlines()
+    b = json.dumps(ours, indent=1, sort_keys=True).splitlines()
+    lines = list(difflib.unified_diff(a, b, "helm", "ours", lineterm="", n=2))
+    return "%s differs:\n%s" % (label, "\n".join(lines[:80]))
+
+
+def state_problems(helms, ours):
+    problems = []
+    if helms.namespace_labels != ours.namespace_labels:
+        problems.append(_diff("namespace labels", ours.namespace_labels, helms.namespace_labels))
+    for label, a, b in (("release records", helms.records, ours.records), ("live objects", helms.objects, ours.objects)):
+        if set(a) != set(b):
+            problems.append("%s: only helm has %s; only ours has %s" % (label, sorted(set(a) - set(b)),
+                                                                        sorted(set(b) - set(a))))
+        for key in sorted(set(a) & set(b)):
+            if a[key] != b[key]:
+                problems.append(_diff("%s %s" % (label, key), b[key], a[key]))
+    return problems
+
+
+def _unrevised(text):
+    return _REVISION.sub("revision <n> says", text or "")
+
+
+def _masked(snap, versions):
+    """``snap`` with the revision the notes of ``versions`` print masked (docs/helm-differences.md)."""
+    for rec in snap.records.values():
+        if rec["version"] in versions and rec["info"].get("notes"):
+            rec["info"]["notes"] = _unrevised(rec["info"]["notes"])
+    return snap
+
+
+def same_state(kube, helm_namespace, our_namespace, stale_notes=(), attempts=30):
+    """Both namespaces hold the same records and objects (objects being deleted are given time to go)."""
+    problems = []
+    for _attempt in range(attempts):
+        problems = state_problems(_masked(snapshot(kube, helm_namespace), stale_notes),
+                                  _masked(snapshot(kube, our_namespace), stale_notes))
+        if not problems:
+            return
+        time.sleep(0.5)
+    raise AssertionError("\n".join(problems))
+
+
+# ---- outcomes -------------------------------------------------------------------------------------
+
+class Verdict:
+    def __init__(self):
+        self.problems = []
+        self.documented = None
+
+
+def _content(rec):
+    """What a revision deploys: its chart, values, manifest, hooks (a hook without a delete policy gets
+    Helm's default once it ran), apply method and custom labels (not its notes, which may print the revision)."""
+    out = {k: rec.get(k) for k in ("chart", "config", "manifest", "apply_method")}
+    out["labels"] = {k: v for k, v in rec["_labels"].items() if k not in ("name", "owner", "status", "version")}
+    out["hooks"] = [dict({k: v for k, v in h.items() if k != "last_run"},
+                         delete_policies=h.get("delete_policies") or ["before-hook-creation"])
+                    for h in rec.get("hooks") or []]
+    return out
+
+
+def _deployed(snap):
+    recs = sorted(snap.records.values(), key=lambda r: r["version"])
+    deployed = [r for r in recs if r["info"]["status"] == "deployed"]
+    return deployed[-1] if deployed else (recs[-1] if recs else None)
+
+
+def _kept_objects(snap):
+    return {k: v for k, v in snap.objects.items() if HOOK not in (v["metadata"].get("annotations") or {})}
+
+
+def _error(text):
+    index = text.find("Error: ")
+    return text[index:].strip() if index >= 0 else ""
+
+
+def outcome(op, helms, ours, before, after):
+    """Compare what each tool did at one step: success, ``changed`` against the revision helm made."""
+    verdict = Verdict()
+    helm_ok, our_ok = helms["rc"] == 0, not ours.get("failed")
+    revised = after.versions() != before.versions() and (after.versions() or [0])[-1] > (before.versions() or [0])[-1]
+    if op in ("upgrade", "rollback") and our_ok and not ours.get("changed"):
+        # Deliberate (docs/helm-differences.md "A run that changes nothing"): we write no revision and run
+        # no hooks when nothing would change; helm always does. Its revision must then change nothing.
+        new = after.last() if revised else None
+        if new is None:
+            verdict.problems.append("ours changed nothing; helm %s without a new revision: %s" % (
+                "succeeded" if helm_ok else "failed", _error(helms["stderr"]) or helms["stdout"][:500]))
+            return verdict
+        old = _deployed(before)
+        if old is None or _content(new) != _content(old):
+            verdict.problems.append(_diff("ours changed nothing, but helm's revision %d" % new["version"],
+                                          _content(old) if old else None, _content(new)))
+        elif _kept_objects(before) != _kept_objects(after):
+            verdict.problems.append(_diff("ours changed nothing, but helm changed the live objects",
+                                          _kept_objects(before), _kept_objects(after)))
+        elif not helm_ok and "hook" not in helms["stderr"].lower():
+            verdict.problems.append("ours changed nothing, helm failed: %s" % _error(helms["stderr"]))
+        else:
+            verdict.documented = "no-op %s: helm made revision %d%s" % (
+                op, new["version"], "" if helm_ok else " and its hooks failed: " + _error(helms["stderr"])[:200])
+        return verdict
+    for text in REFUSED:
+        if not our_ok and text in str(ours.get("msg")):
+            # Deliberate (docs/helm-differences.md "Option pairs Helm refuses late"): refused before anything
+            # is written; helm fails too, after its pending revision and pre-hooks
+            if helm_ok or text not in helms["stderr"]:
+                verdict.problems.append("ours refused (%s); helm %s" % (text, "succeeded" if helm_ok else
+                                                                       _error(helms["stderr"])))
+            else:
+                verdict.documented = "refused up front: %s" % text
+            return verdict
+    if op == "uninstall" and our_ok and not ours.get("changed"):
+        if helm_ok or not re.search(r"not found|already deleted", helms["stderr"]):
+            verdict.problems.append("ours: nothing to uninstall; helm: rc %d %s" % (helms["rc"], _error(helms["stderr"])))
+        else:
+            verdict.documented = "uninstall of no release: %s" % _error(helms["stderr"])
+        return verdict
+    if helm_ok != our_ok:
+        verdict.problems.append("helm %s, ours %s" % (
+            "succeeded" if helm_ok else "failed: " + _error(helms["stderr"]),
+            "succeeded" if our_ok else "failed: " + str(ours.get("msg"))))
+    elif op in ("upgrade", "rollback") and helm_ok and not revised:
+        verdict.problems.append("helm succeeded without a new revision (ours changed=%s)" % ours.get("changed"))
+    return verdict
+
+
+def _stdout(text, namespace):
+    return TIMES.sub(lambda m: "%s:%s<time>" % (m.group(1), m.group(2)), _neutral(text, namespace))
+
+
+def same_output(op, helms, ours, helm_namespace, our_namespace, stale_notes=()):
+    """Printed output: stdout on success, the ``Error:`` text on failure, namespace and times normalized."""
+    if helms["rc"] == 0:
+        a, b = _stdout(helms["stdout"], helm_namespace), _stdout(ours.get("stdout") or "", our_namespace)
+        if re.search(r"^REVISION: (%s)$" % "|".join(str(v) for v in stale_notes), b, re.M) and stale_notes:
+            a, b = _unrevised(a), _unrevised(b)
+        if a != b:
+            raise AssertionError("%s stdout differs:\n--- helm\n%s--- ours\n%s" % (op, a, b))
+        return
+    a = _neutral(_error(helms["stderr"]), helm_namespace)
+    b = _neutral("Error: %s" % ours.get("msg"), our_namespace)
+    if a != b:
+        raise AssertionError("%s error differs:\nhelm: %s\nours: %s" % (op, a, b))
+
+
+def warnings(result):
+    """A module result's warnings as texts (ansible-core 2.19 returns each as a structured event)."""
+    out = []
+    for item in result.get("warnings") or []:
+        while isinstance(item, dict):
+            item = item.get("event", item.get("msg"))
+        out.append(str(item))
+    return out
+
+
+def check_prediction(check, real, op):
+    """Check mode predicted the real run's ``changed`` and wrote nothing."""
+    if check.get("failed") or real.get("failed"):
+        return
+    if check.get("api_requests", {}).get("writes"):
+        raise AssertionError("check mode %s wrote %s" % (op, check["api_requests"]))
+    if check.get("changed") != real.get("changed"):
+        raise AssertionError("check mode %s predicted changed=%s, the real run %s" % (op, check.get("changed"),
+                                                                                    real.get("changed")))
+    skipped = sorted(w[w.index("kind="):] for w in warnings(check) if "would skip" in w and "kind=" in w)
+    done = sorted(w[w.index("kind="):] for w in warnings(real) if w.startswith("skipping delete") and "kind=" in w)
+    if skipped != done:
+        raise AssertionError("check mode %s would skip %s; the real run skipped %s" % (op, skipped, done))
+
+
+# ---- changing a namespace -------------------------------------------------------------------------
+
+def _strip(obj):
+    out = copy.deepcopy(obj)
+    out["metadata"] = {k: v for k, v in out["metadata"].items() if k not in SERVER_META or k == "namespace"}
+    out.pop("status", None)
+    return out
+
+
+def restore(kube, namespace, before):
+    """Put helm's namespace back as ``before`` (records and hook objects) after a documented difference."""
+    now = snapshot(kube, namespace)
+    for name in set(now.raw_records) - set(before.raw_records):
+        kube.delete("v1", "Secret", name, namespace)
+    for name, secret in before.raw_records.items():
+        live = kube.get("v1", "Secret", name, namespace)
+        body = dict(_strip(secret), apiVersion="v1", kind="Secret")
+        if live is None:
+            kube.create(body, namespace)
+        elif live.get("data") != secret.get("data") or live["metadata"].get("labels") != secret["metadata"].get("labels"):
+            body["metadata"]["resourceVersion"] = live["metadata"]["resourceVersion"]
+            kube.replace(body, namespace)
+    helm = client_like(kube, "helm")
+    for key in set(now.raw_objects) - set(before.raw_objects):
+        obj = now.raw_objects[key]
+        kube.delete(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], namespace)
+    for key in set(before.raw_objects) - set(now.raw_objects):
+        helm.create(_strip(before.raw_objects[key]), namespace)
+    _wait_gone(kube, namespace, before)
+
+
+def _wait_gone(kube, namespace, before, attempts=40):
+    for _attempt in range(attempts):
+        if set(snapshot(kube, namespace).objects) == set(before.objects):
+            return
+        time.sleep(0.25)
+
+
+def client_like(kube, field_manager):
+    return KubeClient(kube.connection, field_manager=field_manager)
+
+
+def apply_edit(kube, namespace, edit):
+    """One hand edit (differential_gen.EDITS) of ``kind/name``; an object that is not there is left alone."""
+    kind, name, word = edit["kind"], edit["name"], edit["word"]
+    api_version = "apps/v1" if kind == "Deployment" else "v1"
+    what = edit["edit"]
+    patch = None
+    if what == "precreate":
+        body = differential_chart.body(kind, name)
+        body["metadata"]["labels"] = {"made-by": "hand"}
+        if kind == "Secret":
+            body["data"] = {"password": base64.b64encode(body.pop("stringData")["password"].encode()).decode()}
+        try:
+            kube.create(body, namespace)
+        except ApiError as exc:
+            if not exc.already_exists:
+                raise
+        return
+    if what == "delete":
+        kube.delete(api_version, kind, name, namespace)
+        return
+    if what == "patch":
+        if kind == "ConfigMap":
+            patch = {"data": {"variant": word}}
+        elif kind == "Secret":
+            patch = {"data": {"password": base64.b64encode(word.encode()).decode()}}
+        else:
+            patch = {"metadata": {"labels": {"variant": word}}}
+    elif what == "scale":
+        patch = {"spec": {"replicas": 3}} if kind == "Deployment" else {"metadata": {"labels": {"scaled": "no"}}}
+    elif what == "disown":
+        patch = {"metadata": {"annotations": {"meta.helm.sh/release-name": "other"}}}
+    elif what == "unlabel":
+        patch = {"metadata": {"labels": {"app.kubernetes.io/managed-by": None}}}
+    elif what == "keep":
+        patch = {"metadata": {"annotations": {"helm.sh/resource-policy": "keep"}}}
+    else:
+        patch = {"metadata": {"annotations": {"edited-by": word}}}
+    try:
+        kube.patch(api_version, kind, name, namespace, patch, "merge")
+    except ApiError as exc:
+        if not exc.not_found:
+            raise
+
+
+def cleanup(kube, namespaces):
+    for namespace in namespaces:
+        try:
+            kube.delete("apiextensions.k8s.io/v1", "CustomResourceDefinition",
+                        "widgets." + differential_chart.crd_group(namespace))
+            kube.delete("v1", "Namespace", namespace)
+        except ApiError:
+            pass
