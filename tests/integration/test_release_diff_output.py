@@ -105,7 +105,8 @@ def test_check_diff_prints_a_yaml_diff_per_object_that_the_real_run_makes_true(t
     assert preview["summary"] == plan and '"summary": "%s"' % plan in stdout  # -v prints the result with it
 
     cm = "%s, web-cm, ConfigMap (v1)" % namespace
-    assert sections[cm][1] == _yaml_diff(before[cm], after[cm], 1)
+    hunk, *body = sections[cm][1]
+    assert [hunk.rsplit(" ", 1)[0]] + body == _yaml_diff(before[cm], after[cm], 1) and hunk.endswith("@@ data")
     assert "-  message: hello" in sections[cm][1] and "   z: six" not in sections[cm][1]
     web = sections["%s, web-web, Deployment (apps)" % namespace][1]
     assert "-  replicas: 1" in web and "+  replicas: 2" in web
