@@ -15,7 +15,8 @@ description:
   - Options and the C(status) return follow M(kubernetes.core.helm); a playbook needs only the FQCN changed.
     Options that only make sense to a helm binary are accepted and ignored with a warning.
   - Check mode runs the same plan as a real run and makes no write; C(changed) is what the real run reports
-    and, with C(--diff), each object's C(after) is the API server's dry-run answer.
+    and, with C(--diff), each object's C(after) is the API server's dry-run answer, shown as a YAML diff
+    with helm-diff's headers (I(diff_format), I(diff_context)). See docs/check-mode-and-diff.md.
   - A second identical run reports C(changed=false) and sends no write request. Whether a run changes the
     release is decided on content (parsed documents, hooks, notes, values, chart metadata), never on the
     manifest's formatting, so a release last written by C(helm) 3 or 4 with the same chart and values is a
@@ -127,9 +128,24 @@ plan:
   description:
     - Per object what the run does (create, patch, apply, replace, delete, unchanged, drift, keep, skip).
     - C(skip) is an object an uninstall leaves because another release owns it or its ownership cannot be read.
+    - An update lists its changed C(fields) as JSON pointers (C(op), C(path), C(before), C(after), and C(cause)
+      C(chart), C(drift) or C(server)); an object whose request the API server refuses has C(refused) (the
+      server's message) and C(replacement) (an immutable field - only re-creating the object applies it).
   returned: always
   type: list
   elements: dict
+summary:
+  description: The plan in one line.
+  returned: always
+  type: str
+  sample: "Plan: 2 to add, 3 to change, 1 to destroy, 4 unchanged"
+diff:
+  description:
+    - With C(--diff) and I(diff_format=yaml), C(prepared) - per object that changes a helm-diff style header and
+      the diff of its YAML, then the C(summary) line; absent when nothing changes.
+    - With I(diff_format=json), a list of C(before_header), C(before), C(after_header), C(after) per object.
+  returned: with --diff
+  type: raw
 drift:
   description: Objects whose live state differs from the deployed revision (paths of differing fields).
   returned: always

@@ -11,7 +11,8 @@ description:
   - Makes a new revision whose chart, values, manifest and hooks are those of the target revision (no
     re-render), as C(helm rollback) does, running pre/post-rollback hooks.
   - Rolling back to a revision whose content is already deployed changes nothing (C(changed=false)).
-  - Check mode plans the same change with no write; C(--diff) shows each object's before and after.
+  - Check mode plans the same change with no write; C(--diff) shows each object's before and after (as
+    M(helmless.core.release), I(diff_format) and I(diff_context) alike).
   - A revision left C(pending-*) by a process that died is recovered instead of blocking forever.
 author:
   - helmless.core founders (@helmless)

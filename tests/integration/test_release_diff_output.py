@@ -19,7 +19,7 @@ from test_release_support import client_for, prediction_matches, write_chart
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TEMPLATES = {
     "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\ndata:\n"
-               "  a: one\n  b: two\n  c: three\n  message: {{ .Values.message | quote }}\n  x: four\n  y: five\n"
+               "  a: one\n  b: two\n  c: three\n  message: {{ .Values.message | quote }}\n  w: five\n  x: four\n"
                "  z: six\n",
     "secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Release.Name }}-s\n"
                    "stringData:\n  password: {{ .Values.password | quote }}\n  user: {{ .Values.user | quote }}\n",
@@ -78,9 +78,11 @@ def _sections(stdout):
 
 
 def _yaml_diff(before, after, context):
-    """The unified diff of two live objects' YAML (without the bookkeeping the server changes on every write)."""
+    """The unified diff of two live objects' YAML (without the bookkeeping the server changes on every write),
+    its lines marked as helm-diff marks them (``+ ``, ``- ``, two spaces)."""
     old, new = (to_yaml(clean(obj)).splitlines() for obj in (before, after))
-    return list(difflib.unified_diff(old, new, n=context, lineterm=""))[2:]
+    return [line if line.startswith("@@") else line[:1] + " " + line[1:]
+            for line in list(difflib.unified_diff(old, new, n=context, lineterm=""))[2:]]
 
 
 def test_check_diff_prints_a_yaml_diff_per_object_that_the_real_run_makes_true(tmp_path, kubeconfig, namespace):
@@ -103,17 +105,20 @@ def test_check_diff_prints_a_yaml_diff_per_object_that_the_real_run_makes_true(t
     assert plan == "Plan: 0 to add, %d to change, %d to destroy, %d unchanged" % (
         len(changed), len(removed), len(after) - len(changed))
     assert preview["summary"] == plan and '"summary": "%s"' % plan in stdout  # -v prints the result with it
+    assert preview["diff"]["prepared"].endswith(plan + "\n")  # one text, where kubernetes.core.helm puts helm-diff's
 
     cm = "%s, web-cm, ConfigMap (v1)" % namespace
     hunk, *body = sections[cm][1]
     assert [hunk.rsplit(" ", 1)[0]] + body == _yaml_diff(before[cm], after[cm], 1) and hunk.endswith("@@ data")
-    assert "-  message: hello" in sections[cm][1] and "   z: six" not in sections[cm][1]
+    assert "-   message: hello" in sections[cm][1] and "    z: six" not in sections[cm][1]
     web = sections["%s, web-web, Deployment (apps)" % namespace][1]
-    assert "-  replicas: 1" in web and "+  replicas: 2" in web
+    assert "-   replicas: 1" in web and "+   replicas: 2" in web
     secret = sections["%s, web-s, Secret (v1)" % namespace][1]
-    assert "+  password: (sensitive value changed)" in secret
+    assert "+   password: (sensitive value changed)" in secret
     for value in (VALUES["password"], new["password"]):
         assert value not in stdout
+    stdout, again = _playbook(tmp_path, kubeconfig, namespace, new, "--check", "--diff")
+    assert "diff" not in again and "Plan: " not in stdout  # no change, no diff (as kubernetes.core.helm)
 
 
 def test_the_json_form_is_ansibles_before_and_after_objects_and_masks_no_other_object(tmp_path, kubeconfig,

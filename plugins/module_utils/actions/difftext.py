@@ -1,8 +1,10 @@
 """The diff as Kubernetes users read it: per object a helm-diff style header (namespace, name, kind and
-group) over a unified diff of the object's YAML (``kubectl get -o yaml`` form), then the plan summary.
+group) over a unified diff of the object's YAML (``kubectl get -o yaml`` form), its lines marked as
+helm-diff marks them (``+ ``, ``- ``, two spaces), then the plan summary.
 
-Ansible's callbacks print a diff entry's ``prepared`` text as it is, so the header, the context lines and
-the summary are ours, not the controller's.
+Ansible's callbacks print a diff's ``prepared`` text as it is, so the header, the context lines and the
+summary are ours, not the controller's; ``diff.prepared`` is also where kubernetes.core.helm puts
+helm-diff's text, so a playbook reading it keeps working.
 """
 import difflib
 
@@ -22,7 +24,7 @@ def _text(obj):
 
 
 def object_diff(title, before, after, context=3):
-    """One object's entry: ``title`` and what happens to it, then the unified diff of its YAML with
+    """One object's text: ``title`` and what happens to it, then the unified diff of its YAML with
     ``context`` lines around each change (all of the object when negative). Each hunk header names the
     place of its first change (``@@ -13,3 +13,3 @@ spec.template.spec.containers[name=app]``), as git
     names a hunk's function: three lines of context rarely show which container or port they are in."""
@@ -34,7 +36,8 @@ def object_diff(title, before, after, context=3):
         return "%s is unchanged\n" % title
     if old and new:
         lines = _located(lines, old, new)
-    return "%s %s:\n%s\n" % (title, verb, "\n".join(lines))
+    return "%s %s:\n%s\n" % (title, verb, "\n".join(line if line.startswith("@@") else line[:1] + " " + line[1:]
+                                                    for line in lines))
 
 
 def _located(lines, old, new):

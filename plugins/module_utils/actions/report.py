@@ -204,12 +204,13 @@ class Outcome:
         return out
 
     def diff_text(self, show_secrets=False, mask=None, context=3):
-        """The diff as text entries Ansible prints as they are: one per object that changes (a helm-diff
-        header over the unified diff of its YAML), then the plan summary."""
-        out = [{"prepared": object_diff(header(obj["apiVersion"], obj["kind"], obj["name"], obj.get("namespace")),
-                                        before, after, context)}
-               for obj, before, after in self._pairs(show_secrets, mask)]
-        return out + [{"prepared": self.summary() + "\n"}]
+        """The diff as the text Ansible prints as it is (``prepared``, as kubernetes.core.helm returns
+        helm-diff's): per object that changes a helm-diff header over the diff of its YAML, then the plan
+        summary. None when nothing changes (kubernetes.core.helm returns no diff then either)."""
+        texts = [object_diff(header(obj["apiVersion"], obj["kind"], obj["name"], obj.get("namespace")),
+                             before, after, context)
+                 for obj, before, after in self._pairs(show_secrets, mask)]
+        return {"prepared": "".join(texts) + self.summary() + "\n"} if texts else None
 
     def counts(self):
         """Objects to add, change and destroy, and those that stay as they are (kept, drifted, skipped)."""
@@ -271,6 +272,8 @@ class Outcome:
                "drift": self.drift,
                "hooks": self.hooks}
         if diff:
-            res["diff"] = (self.diff(show_secrets, mask) if diff_format == "json" else
-                           self.diff_text(show_secrets, mask, diff_context))
+            shown = (self.diff(show_secrets, mask) if diff_format == "json" else
+                     self.diff_text(show_secrets, mask, diff_context))
+            if shown is not None:
+                res["diff"] = shown
         return res

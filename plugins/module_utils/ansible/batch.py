@@ -46,7 +46,8 @@ def run_releases(params, check_mode=False, diff=False):
             down.update((key, item["release_name"]))
             result, more = dict(exc.result, failed=True, msg=str(exc)), exc.warnings
         warnings.extend("%s: %s" % (key, w) for w in more)
-        diffs.extend(result.pop("diff", None) or ())
+        shown = result.pop("diff", None) or ()
+        diffs.extend([shown] if isinstance(shown, dict) else shown)  # the yaml diff is one prepared text
         results.append(dict(result, release=key))
     outcome = {"changed": any(r.get("changed") for r in results), "results": results}
     if diff:
