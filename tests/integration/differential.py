@@ -209,8 +209,11 @@ class Sequence:
 
     def _compare_run(self, index, step, args, module, params):
         before = compare.snapshot(self.client, self.helm_side.namespace)
+        ours_before = compare.snapshot(self.client, self.ours.namespace)
         helms = self.run_helm(args)
         ours = self.run_module(module, params)
+        ours["_wrote_nothing"] = not compare.state_problems(ours_before, compare.snapshot(self.client, self.ours.namespace))
+        ours["_namespace"], helms["_namespace"] = self.ours.namespace, self.helm_side.namespace
         self.log.append({"step": index, "op": step["op"], "helm": helms, "ours": ours})
         if step["op"] == "upgrade" and ours.get("changed") and not ours.get("failed") and any(
                 "same content as revision" in line for line in ours.get("progress") or []):
@@ -219,7 +222,10 @@ class Sequence:
             self.stale_notes.add(compare.snapshot(self.client, self.ours.namespace).versions()[-1])
             self.documented.append((index, "notes of the deployed revision kept"))
         verdict = compare.outcome(step["op"], helms, ours, before, compare.snapshot(self.client, self.helm_side.namespace))
-        if verdict.documented:
+        if verdict.documented and verdict.align:
+            self.documented.append((index, verdict.documented))
+            compare.align_record(self.client, self.helm_side.namespace, self.ours.namespace)
+        elif verdict.documented:
             self.documented.append((index, verdict.documented))
             compare.restore(self.client, self.helm_side.namespace, before)
         elif verdict.problems:

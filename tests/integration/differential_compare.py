@@ -16,6 +16,7 @@ from ansible_collections.helmless.core.plugins.module_utils.kube.client import K
 from ansible_collections.helmless.core.plugins.module_utils.kube.config import load_connection
 from ansible_collections.helmless.core.plugins.module_utils.kube.errors import ApiError
 from ansible_collections.helmless.core.plugins.module_utils.release.codec import decode_release
+from ansible_collections.helmless.core.plugins.module_utils.release.storage import Storage
 
 import differential_chart
 
@@ -24,6 +25,7 @@ LIVE_KINDS = (("v1", "ConfigMap"), ("v1", "Secret"), ("v1", "Service"), ("v1", "
 CONTROLLERS = re.compile(r"^(kube-controller-manager|kube-scheduler|kwok|kubelet)")
 SERVER_META = ("uid", "resourceVersion", "creationTimestamp", "generation", "selfLink", "namespace", "managedFields")
 HOOK = "helm.sh/hook"
+RELEASE_NAME = "rel"
 _REVISION = re.compile(r"revision \d+ says")
 _API_ACCESS = re.compile(r"kube-api-access-[a-z0-9]{5}")
 REFUSED = ("forceConflicts enabled when serverSideApply disabled",
@@ -190,9 +192,13 @@ def same_state(kube, helm_namespace, our_namespace, stale_notes=(), attempts=30)
 # ---- outcomes -------------------------------------------------------------------------------------
 
 class Verdict:
+    """``problems`` (a divergence), or ``documented``: a deliberate difference, after which helm's namespace
+    is restored as it was before the step, or (``align``) helm's last record is given ours' status."""
+
     def __init__(self):
         self.problems = []
         self.documented = None
+        self.align = False
 
 
 def _content(rec):
@@ -219,6 +225,28 @@ def _kept_objects(snap):
 def _error(text):
     index = text.find("Error: ")
     return text[index:].strip() if index >= 0 else ""
+
+
+def _refusal(helms, ours):
+    """The server's own refusal text, when ours failed on it before writing anything and helm failed on it too."""
+    if helms["rc"] == 0 or not ours.get("failed") or not ours.get("_wrote_nothing"):
+        return None
+    parts = str(ours.get("msg")).split(": ")
+    for start in range(1, len(parts)):
+        tail = ": ".join(parts[start:])
+        if re.search(r" is invalid| is forbidden|^Apply failed with", tail) and _neutral(tail, ours["_namespace"]) in _neutral(
+                helms["stderr"], helms["_namespace"]):
+            return tail
+    return None
+
+
+def align_record(kube, helm_namespace, our_namespace):
+    """Give helm's last release record the status and description of ours (a documented difference)."""
+    theirs, mine = Storage(kube, helm_namespace), Storage(kube, our_namespace)
+    last, ours = theirs.history(RELEASE_NAME)[-1], mine.history(RELEASE_NAME)[-1]
+    last["info"]["status"] = ours["info"]["status"]
+    last["info"]["description"] = ours["info"]["description"].replace(our_namespace, helm_namespace)
+    theirs.update(last)
 
 
 def outcome(op, helms, ours, before, after):
@@ -257,6 +285,22 @@ def outcome(op, helms, ours, before, after):
             else:
                 verdict.documented = "refused up front: %s" % text
             return verdict
+    refusal = _refusal(helms, ours)
+    if refusal:
+        # Deliberate (docs/helm-differences.md "A change the server refuses"): our plan's dry run met the
+        # server's refusal and nothing was written; helm met it while applying, after its pending revision
+        verdict.documented = "refused by the server before anything was written: %s" % refusal[:200]
+        return verdict
+    if (op == "rollback" and not helm_ok and not our_ok and after.last()
+            and after.last()["info"]["status"] == "pending-rollback"):
+        # Deliberate (docs/helm-differences.md "A rollback whose hook fails is marked failed"); same error
+        helm_error = _neutral(_error(helms["stderr"]), after.namespace)
+        our_error = _neutral("Error: %s" % ours.get("msg"), ours["_namespace"])
+        if helm_error != our_error:
+            verdict.problems.append("rollback hook failure:\nhelm: %s\nours: %s" % (helm_error, our_error))
+        else:
+            verdict.documented, verdict.align = "a failed rollback hook leaves helm's revision pending-rollback", True
+        return verdict
     if op == "uninstall" and our_ok and not ours.get("changed"):
         if helm_ok or not re.search(r"not found|already deleted", helms["stderr"]):
             verdict.problems.append("ours: nothing to uninstall; helm: rc %d %s" % (helms["rc"], _error(helms["stderr"])))
@@ -318,9 +362,9 @@ def check_prediction(check, real, op):
 
 # ---- changing a namespace -------------------------------------------------------------------------
 
-def _strip(obj):
+def _strip(obj, keep=("namespace",)):
     out = copy.deepcopy(obj)
-    out["metadata"] = {k: v for k, v in out["metadata"].items() if k not in SERVER_META or k == "namespace"}
+    out["metadata"] = {k: v for k, v in out["metadata"].items() if k not in SERVER_META or k in keep}
     out.pop("status", None)
     return out
 
@@ -338,24 +382,24 @@ def restore(kube, namespace, before):
         elif live.get("data") != secret.get("data") or live["metadata"].get("labels") != secret["metadata"].get("labels"):
             body["metadata"]["resourceVersion"] = live["metadata"]["resourceVersion"]
             kube.replace(body, namespace)
-    helm = client_like(kube, "helm")
     for key in set(now.raw_objects) - set(before.raw_objects):
         obj = now.raw_objects[key]
         kube.delete(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], namespace)
-    for key in set(before.raw_objects) - set(now.raw_objects):
-        helm.create(_strip(before.raw_objects[key]), namespace)
     _wait_gone(kube, namespace, before)
+    for key, obj in before.raw_objects.items():  # content and field managers as they were (both honored as sent)
+        if key not in now.raw_objects:
+            kube.create(_strip(obj, ("namespace", "managedFields")), namespace)
+        elif now.objects[key] != before.objects[key]:
+            body = _strip(obj, ("namespace", "managedFields"))
+            body["metadata"]["resourceVersion"] = now.raw_objects[key]["metadata"]["resourceVersion"]
+            kube.replace(body, namespace)
 
 
 def _wait_gone(kube, namespace, before, attempts=40):
     for _attempt in range(attempts):
-        if set(snapshot(kube, namespace).objects) == set(before.objects):
+        if not set(snapshot(kube, namespace).objects) - set(before.objects):
             return
         time.sleep(0.25)
-
-
-def client_like(kube, field_manager):
-    return KubeClient(kube.connection, field_manager=field_manager)
 
 
 def apply_edit(kube, namespace, edit):

@@ -135,8 +135,9 @@ def test_bad_input_is_a_clear_error_and_changes_nothing(tmp_path, kubeconfig, na
                                    "ok.yaml": _pod("ok", ["true"], 0)})
     helm4.run("install", "rel", chart, "-n", namespace)
     before = _secrets(kubeconfig, namespace)
-    with pytest.raises(ModuleFailure, match='release: not found .*"nope"'):
+    with pytest.raises(ModuleFailure) as missing:
         run_release_test(_params(kubeconfig, namespace, "nope"))
+    assert helm4.run("test", "nope", "-n", namespace, check=False).stderr.strip() == "Error: %s" % missing.value
     with pytest.raises(ModuleFailure, match='no test of release "rel" matches the filter name=okay '
                                             r'\(its tests: forever, ok\)'):
         run_release_test(_params(kubeconfig, namespace, filter=["name=okay"]))

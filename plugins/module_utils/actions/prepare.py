@@ -82,7 +82,8 @@ def prepare(engine, request, progress):
             same = not differs(current, inp, lambda: probe(as_then))
             if same:
                 rerolled = not same_content(current, record_of(inp))
-                inp = from_record(current, inp.crds)  # plan and keep exactly what is deployed
+                fresh, inp = inp, from_record(current, inp.crds)  # plan and keep exactly what is deployed,
+                inp.chart, inp.config = fresh.chart, fresh.config  # stored with the chart and values given now
         if not same:
             # an install renders as revision 1, also over an uninstalled history (Helm's Install with Replace)
             result = render(history[-1]["version"] + 1 if installed else 1, not installed)

@@ -90,8 +90,7 @@ def run_tests(engine, filters=(), timeout=300, logs=False, check_mode=False, pro
     progress = progress or (lambda phase, message: None)
     history = engine.history()
     if not history:
-        raise OperationError('release: not found (no release "%s" in namespace "%s")'
-                             % (engine.name, engine.namespace))
+        raise OperationError("release: not found")  # helm test's words
     rel = history[-1]
     include, exclude = parse_filters(filters)
     skipped, kept = select(rel.get("hooks") or [], include, exclude)

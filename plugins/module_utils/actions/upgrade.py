@@ -78,6 +78,9 @@ def _present(engine, inp, opts):
         unknown = install and str(exc).startswith("resource mapping not found")
         raise OperationError("%s%s" % ("unable to build kubernetes objects from release manifest: " if unknown else "",
                                        exc), outcome) from exc
+    if install and opts.force and method == "ssa" and any(c.before is not None for c in planned.changes):
+        # Helm's install adopts an object that is there by an update, which refuses force with server-side apply
+        raise OperationError("invalid operation: cannot use server-side apply and force replace together", outcome)
     plan.changes, plan.crds = planned.changes, crd_changes
     if opts.check_mode:
         for change in crd_changes:
