@@ -157,3 +157,29 @@ def test_certificate_function_on_an_edge_input_gives_what_helm_gives(case, rende
         assert our_cert["Key"] == go_cert["Key"]
     else:
         assert key_view(our_cert["Key"]) == key_view(go_cert["Key"])
+
+
+KEY_TYPES = ["", "rsa", "dsa", "ecdsa", "ed25519", "RSA", "x25519"]
+
+
+def _key_shape(text):
+    """A generated key as a user sees it: PEM type and key shape, with DSA's parameter sizes."""
+    from cryptography.hazmat.primitives.asymmetric import dsa
+    if not text.startswith("-----BEGIN"):
+        return text
+    key = serialization.load_pem_private_key(text.encode(), None)
+    if isinstance(key, dsa.DSAPrivateKey):
+        params = key.parameters().parameter_numbers()
+        return text.splitlines()[0], ("dsa", params.p.bit_length(), params.q.bit_length())
+    return key_view(text)
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    return both(tmp_path_factory.mktemp("genkeys"), ["genPrivateKey %s" % go_literal(t) for t in KEY_TYPES], {})
+
+
+@pytest.mark.parametrize("typ", KEY_TYPES)
+def test_a_generated_private_key_has_the_type_and_size_helm_gives(typ, generated):
+    theirs, ours = generated["genPrivateKey %s" % go_literal(typ)]
+    assert _key_shape(ours) == _key_shape(theirs)
