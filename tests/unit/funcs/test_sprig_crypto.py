@@ -245,3 +245,20 @@ def test_random_functions_have_the_requested_shape():
     assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", F["uuidv4"]())
     assert sorted(F["shuffle"]("hello")) == sorted("hello")
     assert 3 <= F["randInt"](3, 5) < 5
+
+
+BCRYPT_PASSWORDS = ["", "a\\x00b", "p" * 72, "\u00fc" * 36, "\\xff\\xfe"]
+
+
+@pytest.fixture(scope="module")
+def hashed(tmp_path_factory):
+    return both(tmp_path_factory.mktemp("bcrypt"), ['bcrypt "%s"' % p for p in BCRYPT_PASSWORDS], {})
+
+
+@pytest.mark.parametrize("password", BCRYPT_PASSWORDS)
+def test_bcrypt_of_an_edge_password_is_go_shaped_and_both_hashes_verify_it(password, hashed):
+    theirs, ours = hashed['bcrypt "%s"' % password]
+    raw = password.encode("latin-1", "backslashreplace").decode("unicode_escape").encode("latin-1") \
+        if "\\x" in password else password.encode()
+    assert ours[:7] == theirs[:7] == "$2a$10$" and len(ours) == len(theirs)
+    assert bcrypt_lib.checkpw(raw, theirs.encode()) and bcrypt_lib.checkpw(raw, ours.encode())
