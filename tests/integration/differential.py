@@ -281,12 +281,24 @@ def module_env():
 
 
 def run_sequence(spec, kubeconfig, helm):
-    """Run ``spec`` (a differential_gen sequence); raise Divergence, else return the documented differences met."""
+    """Run ``spec`` (a differential_gen sequence); raise Divergence (its ``log``: what each tool said at each
+    step), else return the documented differences met."""
     workdir = tempfile.mkdtemp(prefix="helmless-diff-%s-" % spec["seed"])
+    sequence = Sequence(spec, kubeconfig, helm, workdir, module_env())
     try:
-        return Sequence(spec, kubeconfig, helm, workdir, module_env()).run()
+        return sequence.run()
+    except Divergence as exc:
+        exc.log = sequence.log
+        raise
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _logged(entry):
+    ours = {k: entry["ours"].get(k) for k in ("changed", "failed", "msg", "stdout") if entry["ours"].get(k)}
+    return "step %d %s\n  helm rc %d: %s%s\n  ours: %s" % (
+        entry["step"], entry["op"], entry["helm"]["rc"], entry["helm"]["stdout"][-600:], entry["helm"]["stderr"][-600:],
+        json.dumps(ours)[:1200])
 
 
 def save_case(spec, why):
@@ -309,7 +321,7 @@ def saved_cases():
     return out
 
 
-def campaign(seeds, kubeconfig, helm, jobs, steps, save=True, report=print):
+def campaign(seeds, kubeconfig, helm, jobs, steps, save=True, report=print, verbose=False):
     """Run the sequences of ``seeds`` (``jobs`` at a time); returns (identical, total, failures)."""
     from concurrent.futures import ThreadPoolExecutor
 
@@ -320,6 +332,8 @@ def campaign(seeds, kubeconfig, helm, jobs, steps, save=True, report=print):
         except Exception as exc:  # pylint: disable=broad-except  # a harness error fails its sequence, not the campaign
             if not isinstance(exc, Divergence):
                 exc = Divergence("seed %s: %s: %s" % (seed, type(exc).__name__, exc))
+            if verbose:
+                exc = Divergence("%s\n%s" % (exc, "\n".join(_logged(entry) for entry in getattr(exc, "log", []))))
             path = save_case(spec, str(exc)) if save else None
             report("seed %s differs%s:\n%s" % (seed, " (saved as %s)" % os.path.relpath(path, ROOT) if path else "",
                                                exc))
@@ -349,6 +363,7 @@ def main(argv=None):
     parser.add_argument("--steps", type=int, default=7)
     parser.add_argument("--jobs", type=int, default=4)
     parser.add_argument("--no-save", action="store_true", help="do not save failing sequences as cases")
+    parser.add_argument("--verbose", action="store_true", help="print what each tool said at each step of a failure")
     args = parser.parse_args(argv)
     sys.path.insert(0, os.path.join(ROOT, "scripts", "controlplane.d"))
     import cp_run  # pylint: disable=import-outside-toplevel
@@ -358,7 +373,7 @@ def main(argv=None):
         helm = _helm_from_cache(state["kubeconfig"], os.path.join(home, "helm"))
         seeds = range(args.first_seed, args.first_seed + args.sequences)
         identical, total, _failures = campaign(seeds, state["kubeconfig"], helm, args.jobs, args.steps,
-                                               save=not args.no_save)
+                                               save=not args.no_save, verbose=args.verbose)
     finally:
         cp_run.stop(os.path.join(home, "cp"))
         shutil.rmtree(home, ignore_errors=True)

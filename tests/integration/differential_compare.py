@@ -204,7 +204,9 @@ class Verdict:
 def _content(rec):
     """What a revision deploys: its chart, values, manifest, hooks (a hook without a delete policy gets
     Helm's default once it ran), apply method and custom labels (not its notes, which may print the revision)."""
-    out = {k: rec.get(k) for k in ("chart", "config", "manifest", "apply_method")}
+    out = {k: rec.get(k) for k in ("config", "manifest", "apply_method")}
+    # not the chart's default values: helm's --reuse-values stores the values it rendered with as those
+    out["chart"] = {k: v for k, v in (rec.get("chart") or {}).items() if k != "values"}
     out["labels"] = {k: v for k, v in rec["_labels"].items() if k not in ("name", "owner", "status", "version")}
     out["hooks"] = [dict({k: v for k, v in h.items() if k != "last_run"},
                          delete_policies=h.get("delete_policies") or ["before-hook-creation"])
@@ -227,17 +229,16 @@ def _error(text):
     return text[index:].strip() if index >= 0 else ""
 
 
+_REFUSED = re.compile(r"[^:]* is invalid: [^\n]*|[^:]* is forbidden: [^\n]*|Apply failed with \d+ conflicts?")
+
+
 def _refusal(helms, ours):
-    """The server's own refusal text, when ours failed on it before writing anything and helm failed on it too."""
+    """The server's refusal, when ours met one in its dry run and wrote nothing, and helm failed on one too
+    (helm names every object it could not apply, joined with " && "; ours names the first its plan met)."""
     if helms["rc"] == 0 or not ours.get("failed") or not ours.get("_wrote_nothing"):
         return None
-    parts = str(ours.get("msg")).split(": ")
-    for start in range(1, len(parts)):
-        tail = ": ".join(parts[start:])
-        if re.search(r" is invalid| is forbidden|^Apply failed with", tail) and _neutral(tail, ours["_namespace"]) in _neutral(
-                helms["stderr"], helms["_namespace"]):
-            return tail
-    return None
+    mine = _REFUSED.search(str(ours.get("msg")))
+    return mine.group(0) if mine and _REFUSED.search(helms["stderr"]) else None
 
 
 def align_record(kube, helm_namespace, our_namespace):
@@ -390,9 +391,25 @@ def restore(kube, namespace, before):
         if key not in now.raw_objects:
             kube.create(_strip(obj, ("namespace", "managedFields")), namespace)
         elif now.objects[key] != before.objects[key]:
-            body = _strip(obj, ("namespace", "managedFields"))
-            body["metadata"]["resourceVersion"] = now.raw_objects[key]["metadata"]["resourceVersion"]
+            # twice: the first update gives the fields it changes to its own manager, the second (changing
+            # nothing) sets the field managers exactly as sent
+            for _time in range(2):
+                _replace(kube, namespace, obj)
+
+
+def _replace(kube, namespace, obj, attempts=20):
+    """PUT ``obj`` as it was over the live one (a controller may update it meanwhile: read again and retry)."""
+    for attempt in range(attempts):
+        body = _strip(obj, ("namespace", "managedFields"))
+        live = kube.get(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], namespace)
+        body["metadata"]["resourceVersion"] = live["metadata"]["resourceVersion"]
+        try:
             kube.replace(body, namespace)
+            return
+        except ApiError as exc:
+            if not exc.conflict or attempt == attempts - 1:
+                raise
+            time.sleep(0.2)
 
 
 def _wait_gone(kube, namespace, before, attempts=40):

@@ -209,7 +209,7 @@ def _run(engine, inp, opts, plan, outcome, version, current, install, method, la
             _hooks(runner, rel, "post-" + event, install)
     except (HookError, ExecuteError, KubeError, ApiError) as exc:
         return _fail(engine, rel, exc, opts, outcome, install, plan.changes)
-    if current is not None and status(current) == DEPLOYED:
+    if current is not None:  # Helm supersedes the revision it upgraded from, also a failed one
         set_status(current, SUPERSEDED)
         engine.storage.update(current)
     for old in engine.history():
