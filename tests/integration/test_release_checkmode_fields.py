@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import uuid
 
 import pytest
 import yaml
@@ -138,9 +139,9 @@ def test_immutable_changes_are_all_refused_in_check_mode_before_any_write_and_th
 CRD = """apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
-  name: widgets.example.helmless.io
+  name: widgets.GROUP
 spec:
-  group: example.helmless.io
+  group: GROUP
   scope: Namespaced
   names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
   versions:
@@ -180,7 +181,7 @@ spec:
                     weight: {type: integer, default: 1}
               mode: {type: string, default: fast}
 """
-WIDGET = """apiVersion: example.helmless.io/v1
+WIDGET = """apiVersion: GROUP/v1
 kind: Widget
 metadata:
   name: w
@@ -198,17 +199,18 @@ spec:
 
 def test_a_custom_resource_of_a_crd_the_run_installs_is_predicted_with_the_schemas_defaults(
         tmp_path, kubeconfig, namespace):
-    chart = write_chart(tmp_path, {"widget.yaml": WIDGET}, crds={"widgets.yaml": CRD})
+    group = "t%s.example.helmless.io" % uuid.uuid4().hex[:8]  # a kind no cached discovery of an older cluster knows
+    chart = write_chart(tmp_path, {"widget.yaml": WIDGET.replace("GROUP", group)},
+                        crds={"widgets.yaml": CRD.replace("GROUP", group)})
     params = module_params(name="rel", namespace=namespace, chart_ref=chart, kubeconfig=kubeconfig,
                            diff_format="json")
     try:
         check, _ = run_release(params, check_mode=True, diff=True)
         run_release(params)
         predicted = {d["after_header"]: d["after"] for d in check["diff"]}["Widget/%s/w" % namespace]
-        live = client_for(kubeconfig).get("example.helmless.io/v1", "Widget", "w", namespace)
+        live = client_for(kubeconfig).get(group + "/v1", "Widget", "w", namespace)
         assert prediction_matches(live, predicted), json.dumps([live, predicted])
         assert live["spec"]["limits"] == {"cpu": "1", "memory": "1Gi"}  # the defaults did apply
     finally:
         run_release(dict(params, release_state="absent"))
-        client_for(kubeconfig).delete("apiextensions.k8s.io/v1", "CustomResourceDefinition",
-                                      "widgets.example.helmless.io")
+        client_for(kubeconfig).delete("apiextensions.k8s.io/v1", "CustomResourceDefinition", "widgets." + group)
