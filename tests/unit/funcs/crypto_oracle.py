@@ -65,6 +65,19 @@ def small_rsa(bits):
                                  rsa.RSAPublicNumbers(65537, p * q)).private_key(unsafe_skip_rsa_key_validation=True)
 
 
+def multi_prime(count, bits):
+    """(n, e, d, primes) of an RSA key of ``count`` primes of ``bits`` bits each."""
+    rng = random.Random(count * bits)
+    while True:
+        primes = [_probable_prime(bits, rng) for _i in range(count)]
+        if len(set(primes)) == count and all((p - 1) % 65537 for p in primes):
+            break
+    n, phi = 1, 1
+    for p in primes:
+        n, phi = n * p, phi * (p - 1)
+    return n, 65537, pow(65537, -1, phi), primes
+
+
 def pem(key, fmt="traditional", password=None):
     formats = {"traditional": serialization.PrivateFormat.TraditionalOpenSSL,
                "pkcs8": serialization.PrivateFormat.PKCS8, "openssh": serialization.PrivateFormat.OpenSSH}
@@ -256,3 +269,14 @@ def variants(name, data):
         out["%s flipped at %s" % (name, label)] = data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1:]
     out[name + " with trailing data"] = data + b"\x00"
     return out
+
+
+def multi_prime_der(n, e, d, primes, crt=True):
+    """A PKCS #1 key of more than two primes, with its CRT values or with dummy ones (1)."""
+    p, q = primes[:2]
+    extras, product = [], p * q
+    for r in primes[2:]:
+        extras.append(seq(integer(r), integer(d % (r - 1) if crt else 1), integer(pow(product, -1, r) if crt else 1)))
+        product *= r
+    head = [1, n, e, d, p, q] + ([d % (p - 1), d % (q - 1), pow(q, -1, p)] if crt else [1, 1, 1])
+    return seq(*[integer(v) for v in head], seq(*extras))

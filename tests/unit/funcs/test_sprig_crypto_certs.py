@@ -9,7 +9,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.x509.oid import NameOID
 
-from crypto_oracle import both, cert_view, decoded, key_view, pem, private_keys
+from crypto_oracle import both, cert_view, decoded, key_view, multi_prime, multi_prime_der, pem, pem_of, private_keys
 
 KEYS = private_keys()
 TRADITIONAL = ("rsa", "p", "k256", "brainpool", "dsa")
@@ -71,6 +71,7 @@ VALUES = {
     "cas": {name: {"cert": ca["cert"], "key": ca["key"]} for name, ca in CAS.items()},
     "ips": ["1.2.3.4", 5], "days": 3,
 }
+VALUES["keys"]["rsa-3-primes"] = pem_of("RSA PRIVATE KEY", multi_prime_der(*multi_prime(3, 512)))
 
 
 def _ca_arg(name):

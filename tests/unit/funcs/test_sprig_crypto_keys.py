@@ -3,7 +3,8 @@ key numbers, key types in the wrong block), against Helm: a key Go accepts comes
 exactly as Go writes it, and one Go refuses fails with Go's text."""
 import pytest
 
-from crypto_oracle import both, children, contents, der_of, integer, pem, pem_of, private_keys, seq, tlv, variants
+from crypto_oracle import (both, children, contents, der_of, integer, multi_prime, multi_prime_der, pem, pem_of, private_keys,
+                           seq, tlv, variants)
 
 KEYS = private_keys()
 RSA = KEYS["rsa2048"]
@@ -97,6 +98,21 @@ KEY_DERS.update({
     "pkcs8 as rsa": ("RSA PRIVATE KEY", PKCS8_RSA), "pkcs8 as ec": ("EC PRIVATE KEY", PKCS8_EC),
     "dsa as rsa": ("RSA PRIVATE KEY", DSA),
     "dsa without x": ("DSA PRIVATE KEY", seq(*[c[2] for c in children(contents(DSA))[:-1]])),
+})
+
+
+MULTI = multi_prime(3, 512)
+KEY_DERS.update({
+    "rsa of three primes": ("RSA PRIVATE KEY", multi_prime_der(*MULTI)),
+    "rsa of three primes with wrong CRT values": ("RSA PRIVATE KEY", multi_prime_der(*MULTI, crt=False)),
+    "rsa of three primes with a wrong d": ("RSA PRIVATE KEY", multi_prime_der(MULTI[0], MULTI[1], MULTI[2] + 2, MULTI[3])),
+    "rsa of three primes, two equal": ("RSA PRIVATE KEY", multi_prime_der(MULTI[0], MULTI[1], MULTI[2], MULTI[3][:2] + MULTI[3][:1],
+                                                                crt=False)),
+    "rsa of three primes, one of them 1": ("RSA PRIVATE KEY", multi_prime_der(MULTI[0], MULTI[1], MULTI[2], MULTI[3][:2] + [1], crt=False)),
+    "rsa of three primes, one of them 0": ("RSA PRIVATE KEY", multi_prime_der(MULTI[0], MULTI[1], MULTI[2], MULTI[3][:2] + [0], crt=False)),
+    "rsa of four primes in PKCS#8": ("PRIVATE KEY", seq(integer(0), seq(bytes.fromhex("06092a864886f70d010101"), b"\x05\x00"),
+                                                         tlv(0x04, multi_prime_der(*multi_prime(4, 300))))),
+    "rsa of three small primes": ("RSA PRIVATE KEY", multi_prime_der(*multi_prime(3, 200))),
 })
 KEY_TEXTS = {name: pem_of(kind, data) for name, (kind, data) in KEY_DERS.items()}
 KEY_TEXTS.update({

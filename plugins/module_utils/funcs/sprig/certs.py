@@ -114,7 +114,7 @@ def _time(ns):
 
 def _signing(key):
     """signingParamsForKey: (AlgorithmIdentifier DER, sign(tbs))."""
-    if isinstance(key, keys.rsa.RSAPrivateKey):
+    if isinstance(key, (keys.rsa.RSAPrivateKey, keys.MultiPrimeRsaKey)):
         return der.seq(der.oid("1.2.840.113549.1.1.11"), der.NULL), lambda tbs: _rsa_sign(key, tbs)
     if isinstance(key, keys.ec.EllipticCurvePrivateKey):
         digest, arc = {"secp384r1": (hashes.SHA384, 3), "secp521r1": (hashes.SHA512, 4)}.get(
@@ -127,11 +127,17 @@ def _rsa_sign(key, tbs):
     if key.key_size < 1024:  # Go's rsa1024min, checked when the key signs
         raise _CertError("crypto/rsa: %d-bit keys are insecure (see https://go.dev/pkg/crypto/rsa#hdr-Minimum_key_size)"
                          % key.key_size)
+    if isinstance(key, keys.MultiPrimeRsaKey):
+        try:
+            return key.sign_sha256(tbs)
+        except ValueError as exc:
+            raise _CertError(str(exc))
     return key.sign(tbs, padding.PKCS1v15(), hashes.SHA256())
 
 
 def _is_signer(key):
-    return isinstance(key, (keys.rsa.RSAPrivateKey, keys.ec.EllipticCurvePrivateKey, keys.ed25519.Ed25519PrivateKey))
+    return isinstance(key, (keys.rsa.RSAPrivateKey, keys.MultiPrimeRsaKey, keys.ec.EllipticCurvePrivateKey,
+                            keys.ed25519.Ed25519PrivateKey))
 
 
 def _public_key_info(priv):

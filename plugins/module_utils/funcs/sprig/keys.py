@@ -5,6 +5,7 @@ bad key must fail with the text Helm prints and a key Go accepts must work here 
 ``encoding/pem.Decode``, the PKCS #1, SEC 1 and PKCS #8 parsers with their checks in
 Go's order, and Sprig's own DSA format, which Go reads without any check."""
 import base64
+import hashlib
 
 from ...govalue.signature import go_signature
 from ._go import to_bytes, from_bytes
@@ -114,6 +115,8 @@ _WRITTEN = {}
 
 def pem_key(priv):
     """pemBlockForKey: PKCS #1 RSA, SEC 1 EC, Sprig's DSA format, PKCS #8 otherwise."""
+    if isinstance(priv, MultiPrimeRsaKey):
+        return pem_encode("RSA PRIVATE KEY", priv.pkcs1())
     if isinstance(priv, (rsa.RSAPrivateKey, ec.EllipticCurvePrivateKey, dsa.DSAPrivateKey)):
         fmt = serialization.PrivateFormat.TraditionalOpenSSL
     else:
@@ -241,8 +244,7 @@ def _parse_pkcs1(data):
     if min(k["N"], k["D"], k["P"], k["Q"]) <= 0 or any(v is not None and v <= 0 for v in crt):
         raise der.Asn1Error("x509: private key contains zero or negative value")
     if k["AdditionalPrimes"]:
-        # Go reads them and signs with d alone; cryptography, like OpenSSL's default, has no such key.
-        raise der.Asn1Error("multi-prime RSA keys are not supported by helmless")
+        return _multi_prime(k)
     n, e, d, p, q = k["N"], k["E"], k["D"], k["P"], k["Q"]
     problem = _rsa_check(n, e, d, p, q, None if None in crt else crt)
     if problem:
@@ -251,6 +253,64 @@ def _parse_pkcs1(data):
     # Go's checks above cover OpenSSL's; its own (tens of ms for 4096 bits) would only repeat them.
     return rsa.RSAPrivateNumbers(p, q, d, dp, dq, qinv, rsa.RSAPublicNumbers(e, n)).private_key(
         unsafe_skip_rsa_key_validation=True)
+
+
+def _multi_prime(k):
+    """A PKCS #1 key of more than two primes, checked as Go's precomputeLegacy checks it (not that the
+    primes make n: Go signs with d alone, and the signature's own check catches a wrong d)."""
+    if any(extra["Prime"] <= 0 for extra in k["AdditionalPrimes"]):
+        raise der.Asn1Error("x509: private key contains zero or negative prime")
+    n, e, d = k["N"], k["E"], k["D"]
+    primes = [k["P"], k["Q"]] + [extra["Prime"] for extra in k["AdditionalPrimes"]]
+    problem = _NOT_MODULUS if n <= 1 else _overflow(d, n) or _rsa_public_check(n, e)
+    if problem:
+        raise der.Asn1Error(problem)
+    if min(primes) <= 1:
+        raise der.Asn1Error("crypto/rsa: prime factor is <= 1")
+    try:
+        pow(primes[1], -1, primes[0])
+        product = primes[0] * primes[1]
+        for prime in primes[2:]:
+            pow(product, -1, prime)
+            product *= prime
+    except ValueError:
+        raise der.Asn1Error("crypto/rsa: prime factors are not relatively prime") from None
+    return MultiPrimeRsaKey(n, e, d, primes)
+
+
+class MultiPrimeRsaKey:
+    """An RSA key of more than two primes, as Go keeps one; cryptography, like OpenSSL's default
+    provider, has none. It signs PKCS #1 v1.5 with SHA-256 by d alone and checks the signature, as
+    Go's crypto/rsa does, and is written back with the CRT values Go recomputes for it."""
+
+    _SHA256_INFO = bytes.fromhex("3031300d060960864801650304020105000420")
+
+    def __init__(self, n, e, d, primes):
+        self.n, self.e, self.d, self.primes = n, e, d, primes
+        self.key_size = n.bit_length()
+
+    def public_key(self):
+        return rsa.RSAPublicNumbers(self.e, self.n).public_key()
+
+    def sign_sha256(self, data):
+        size = (self.key_size + 7) // 8
+        digest = self._SHA256_INFO + hashlib.sha256(data).digest()
+        message = int.from_bytes(b"\x00\x01" + b"\xff" * (size - len(digest) - 3) + b"\x00" + digest, "big")
+        signature = pow(message, self.d, self.n)
+        if pow(signature, self.e, self.n) != message:
+            raise ValueError("crypto/rsa: decryption error")
+        return signature.to_bytes(size, "big")
+
+    def pkcs1(self):
+        """MarshalPKCS1PrivateKey: version 1, the first two primes' CRT values, then each further
+        prime with its exponent and its coefficient over the product of the primes before it."""
+        p, q = self.primes[:2]
+        extras, product = [], p * q
+        for prime in self.primes[2:]:
+            extras.append(der.seq(*[der.integer(v) for v in (prime, self.d % (prime - 1), pow(product, -1, prime))]))
+            product *= prime
+        head = (1, self.n, self.e, self.d, p, q, self.d % (p - 1), self.d % (q - 1), pow(q, -1, p))
+        return der.seq(*[der.integer(v) for v in head], der.seq(*extras))
 
 
 def _parse_ec(data, curve_oid=None):
