@@ -69,7 +69,8 @@ def test_an_upgrade_lists_each_changed_field_with_live_values_and_tells_chart_ch
     base = dict(name="rel", namespace=namespace, chart_ref=chart, kubeconfig=kubeconfig, apply_strategy="helm3")
     run_release(module_params(**base))
     client = client_for(kubeconfig)
-    client.patch("v1", "ConfigMap", "settings", namespace, {"data": {"k": "by hand"}}, "merge")
+    client.patch("v1", "ConfigMap", "settings", namespace, {"data": {"k": "by hand"}, "metadata": {
+        "labels": {"app.kubernetes.io/managed-by": None}}}, "merge")
     before = {kind: client.get(api, kind, name, namespace)
               for api, kind, name in (("apps/v1", "Deployment", "web"), ("v1", "ConfigMap", "settings"))}
     upgrade = module_params(values=dict(VALUES, replicas=2, other="b"), **base)
@@ -78,12 +79,15 @@ def test_an_upgrade_lists_each_changed_field_with_live_values_and_tells_chart_ch
     deploy, config = _fields(check, "Deployment"), _fields(check, "ConfigMap")
     assert deploy["/spec/replicas"]["cause"] == "chart" and config["/data/other"]["cause"] == "chart"
     assert config["/data/k"]["cause"] == "drift"
+    marker = config["/metadata/labels"]  # Helm's only label, removed by hand, put back
+    assert marker["op"] == "add" and marker["cause"] == "drift"
     for kind, fields in (("Deployment", deploy), ("ConfigMap", config)):
         after = client.get(before[kind]["apiVersion"], kind, before[kind]["metadata"]["name"], namespace)
         for path, field in fields.items():
-            assert field["op"] == "replace" and field["before"] == value_at(before[kind], path), path
+            assert field.get("before", "(none)") == value_at(before[kind], path, "(none)"), path
             assert field["after"] == value_at(after, path), path
-    assert set(deploy) == {"/spec/replicas"} and set(config) == {"/data/k", "/data/other"}
+    assert set(deploy) == {"/spec/replicas"}
+    assert set(config) == {"/data/k", "/data/other", "/metadata/labels"}
     assert check["summary"] == "Plan: 0 to add, 2 to change, 0 to destroy, 0 unchanged"
 
 

@@ -67,6 +67,14 @@ def _replacement(change):
         immutable(kind, f["path"], live) for f in requested_changes(clean(live), _requested(change)))
 
 
+def _owned(obj, release, namespace):
+    """A manifest object as the planner sends it: Helm's ownership markers, the namespace set."""
+    out = with_ownership(obj, release["name"], release["namespace"])
+    if namespace:
+        out["metadata"]["namespace"] = namespace
+    return out
+
+
 def _skeleton(path, value):
     """A Secret holding only ``value`` at JSON pointer ``path`` (to redact a field change as its object)."""
     parts = [p.replace("~1", "/").replace("~0", "~") for p in path.split("/")[1:]]
@@ -234,7 +242,7 @@ class Outcome:
         server's refusal (``refused``, with the fields only a replacement could change marked)."""
         out = []
         for change in self.crds + self.changes:
-            entry = dict(change.summary(), crd=True) if change.crd or change in self.crds else change.summary()
+            entry = dict(change.summary(), crd=True) if change in self.crds else change.summary()
             fields = self._fields(change)
             if fields is not None:
                 entry["fields"] = _redacted_fields(fields, change.resource.kind, show_secrets, mask)
@@ -252,12 +260,10 @@ class Outcome:
         before = clean(change.before)
         fields = (requested_changes(before, _requested(change)) if change.refused else
                   field_changes(before, clean(change.after)))
-        previous = change.previous
-        if previous is not None and self.release is not None:
-            previous = with_ownership(previous, self.release["name"], self.release["namespace"])
-            if change.namespace:
-                previous["metadata"]["namespace"] = change.namespace
-        causes(fields, previous, change.resource.obj, clean(change.after) if change.after is not None else {})
+        previous, target = change.previous, change.resource.obj
+        if previous is not None and self.release is not None:  # both as sent: with Helm's ownership markers
+            previous, target = (_owned(obj, self.release, change.namespace) for obj in (previous, target))
+        causes(fields, previous, target, clean(change.after) if change.after is not None else {})
         for field in fields:
             if change.refused and (immutable(change.resource.kind, field["path"], change.before)
                                    or related(field["path"], change.refused[1])):

@@ -88,8 +88,8 @@ def field_changes(before, after):
     return out
 
 
-def value_at(obj, path):
-    """The value at JSON pointer ``path`` in ``obj`` (``_MISSING`` when absent)."""
+def value_at(obj, path, missing=_MISSING):
+    """The value at JSON pointer ``path`` in ``obj`` (``missing`` when absent)."""
     node = obj
     for raw in path.split("/")[1:]:
         key = raw.replace("~1", "/").replace("~0", "~")
@@ -98,7 +98,7 @@ def value_at(obj, path):
         elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
             node = node[int(key)]
         else:
-            return _MISSING
+            return missing
     return node
 
 
