@@ -156,7 +156,7 @@ class Sequence:
             args += ["--description", opts["description"]]
             params["description"] = opts["description"]
         self._method(opts, args, params)
-        return self._compare_run(index, step, args, "release", params)
+        return self._checked_run(index, step, args, "release", params)
 
     def _method(self, opts, args, params):
         """Helm's ``--server-side`` and the apply strategy that does exactly that (docs/apply-strategies.md)."""
@@ -179,7 +179,7 @@ class Sequence:
             args += ["--history-max", str(opts["history_max"])]
             params["history_max"] = opts["history_max"]
         self._method(opts, args, params)
-        return self._compare_run(index, step, args, "rollback", params)
+        return self._checked_run(index, step, args, "rollback", params)
 
     def uninstall(self, index, step):
         opts = step["options"]
@@ -188,10 +188,7 @@ class Sequence:
         params = {"release_name": RELEASE, "release_namespace": self.ours.namespace, "release_state": "absent",
                   "purge": not opts.get("keep_history"), "disable_hook": bool(opts.get("disable_hook")),
                   "wait": bool(opts.get("wait")), "timeout": TIMEOUT}
-        check = self.run_module("release", params, check=True)
-        result = self._compare_run(index, step, args, "release", params)
-        compare.check_prediction(check, result, "uninstall")
-        return result
+        return self._checked_run(index, step, args, "release", params)
 
     def test(self, index, step):
         args = ["test", RELEASE, "-n", self.helm_side.namespace, "--timeout", TIMEOUT]
@@ -207,6 +204,13 @@ class Sequence:
                 compare.apply_edit(self.editor, side.namespace, edit)
         return None
 
+    def _checked_run(self, index, step, args, module, params):
+        """The step in check mode first (it must write nothing and predict ``changed``), then for real."""
+        check = self.run_module(module, params, check=True)
+        result = self._compare_run(index, step, args, module, params)
+        compare.check_prediction(check, result, step["op"])
+        return result
+
     def _compare_run(self, index, step, args, module, params):
         before = compare.snapshot(self.client, self.helm_side.namespace)
         ours_before = compare.snapshot(self.client, self.ours.namespace)
@@ -215,11 +219,12 @@ class Sequence:
         ours["_wrote_nothing"] = not compare.state_problems(ours_before, compare.snapshot(self.client, self.ours.namespace))
         ours["_namespace"], helms["_namespace"] = self.ours.namespace, self.helm_side.namespace
         self.log.append({"step": index, "op": step["op"], "helm": helms, "ours": ours})
-        if step["op"] == "upgrade" and ours.get("changed") and not ours.get("failed") and any(
+        written = set(compare.snapshot(self.client, self.ours.namespace).versions()) - set(ours_before.versions())
+        if step["op"] == "upgrade" and written and any(
                 "same content as revision" in line for line in ours.get("progress") or []):
             # Deliberate (docs/helm-differences.md "A render that means the same"): the deployed content is
             # stored again, its notes as rendered then; helm renders them for the new revision
-            self.stale_notes.add(compare.snapshot(self.client, self.ours.namespace).versions()[-1])
+            self.stale_notes.update(written)
             self.documented.append((index, "notes of the deployed revision kept"))
         verdict = compare.outcome(step["op"], helms, ours, before, compare.snapshot(self.client, self.helm_side.namespace))
         if verdict.documented and verdict.align:

@@ -247,6 +247,8 @@ def align_record(kube, helm_namespace, our_namespace):
     last, ours = theirs.history(RELEASE_NAME)[-1], mine.history(RELEASE_NAME)[-1]
     last["info"]["status"] = ours["info"]["status"]
     last["info"]["description"] = ours["info"]["description"].replace(our_namespace, helm_namespace)
+    for hook, our_hook in zip(last.get("hooks") or [], ours.get("hooks") or []):  # the failed run, recorded
+        hook["last_run"] = our_hook["last_run"]
     theirs.update(last)
 
 
@@ -347,11 +349,14 @@ def warnings(result):
 
 
 def check_prediction(check, real, op):
-    """Check mode predicted the real run's ``changed`` and wrote nothing."""
+    """Check mode wrote nothing, failed only where the real run failed, and predicted its ``changed``
+    (a real run may still fail on what no dry run shows: hooks, readiness)."""
+    if (check.get("api_requests") or {}).get("writes"):
+        raise AssertionError("check mode %s wrote %s" % (op, check["api_requests"]))
+    if check.get("failed") and not real.get("failed"):
+        raise AssertionError("check mode %s failed (%s); the real run did not" % (op, check.get("msg")))
     if check.get("failed") or real.get("failed"):
         return
-    if check.get("api_requests", {}).get("writes"):
-        raise AssertionError("check mode %s wrote %s" % (op, check["api_requests"]))
     if check.get("changed") != real.get("changed"):
         raise AssertionError("check mode %s predicted changed=%s, the real run %s" % (op, check.get("changed"),
                                                                                     real.get("changed")))

@@ -106,9 +106,10 @@ class HookRunner:
             self.client.create(obj, ns)
 
     def _failed(self, release, hook, what, exc):
+        """Mark the run failed; the caller stores the release, or not (Helm's uninstall and rollback do not:
+        their record keeps the hook ``Running``)."""
         self.progress("hook", "%s failed: %s" % (what, exc))
         hook["last_run"] = dict(hook["last_run"], completed_at=now(), phase="Failed")
-        self.record(release)
 
     def run(self, release, event, before_cleanup=None):
         """Run every hook of ``event``; raise HookError (after Helm's cleanup) when one fails.
