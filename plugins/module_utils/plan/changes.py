@@ -24,7 +24,7 @@ IMMUTABLE = {
     "DaemonSet": ("/spec/selector",),
     "StatefulSet": (("/spec", ("replicas", "ordinals", "template", "updateStrategy", "revisionHistoryLimit",
                                "persistentVolumeClaimRetentionPolicy", "minReadySeconds")),),
-    "Job": ("/spec/selector", "/spec/template", "/spec/completionMode"),
+    "Job": ("/spec/selector", "/spec/template", "/spec/completionMode", "/spec/completions"),
     "Service": ("/spec/clusterIP", "/spec/clusterIPs"),
     "PersistentVolumeClaim": (("/spec", ("resources", "volumeAttributesClassName")),),
     "RoleBinding": ("/roleRef",),
