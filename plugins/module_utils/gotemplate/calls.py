@@ -76,6 +76,17 @@ for _t in _FLOATS:
     _CHECKS[_t] = lambda v: v.__class__ is float
 
 
+def _check_for(ptype):
+    """The assignability test of ``ptype``, or None when any non-nil value is assignable; a
+    package-qualified named type (``time.Time``, ``sprig.certificate``) takes only its own values."""
+    check = _CHECKS.get(ptype)
+    if check is None and "." in ptype and not _can_be_nil(ptype):
+        def check(v, ptype=ptype):
+            return go_type_name(v) == ptype
+        _CHECKS[ptype] = check
+    return check
+
+
 def _is_raw(node):
     """Whether ``node`` evaluates to a value of static type interface{} (a map element)."""
     return isinstance(node, (N.FieldNode, N.ChainNode)) or (
@@ -93,7 +104,7 @@ def validate(ctx, tree, node, v, ptype, raw):
         if _can_be_nil(ptype):
             return None
         raise err(ctx, tree, node, "invalid value; expected %s" % ptype)
-    check = _CHECKS.get(ptype)
+    check = _check_for(ptype)
     if check is None or check(v):
         return v
     raise err(ctx, tree, node, "wrong type for value; expected %s; got %s" % (ptype, go_type_name(v)))
@@ -259,7 +270,7 @@ def make_plan(tree, ident, f, arg_nodes, arg_evs):
 
 def _final_checker(tree, errnode, ptype):
     """Check the piped final value against the parameter type ``ptype``."""
-    check = _CHECKS.get(ptype)
+    check = _check_for(ptype)
 
     def final_check(ctx, v, tree=tree, errnode=errnode, ptype=ptype, check=check):
         if v is not None and (check is None or check(v)):
@@ -282,7 +293,7 @@ def _converter(tree, node, ev, ptype):
             return literal
         return lambda ctx, dot, vars, value=value: value
     raw = _is_raw(node)
-    check = _CHECKS.get(ptype)
+    check = _check_for(ptype)
     node = _at(node)
     if check is None:
         def nilcheck(ctx, dot, vars, tree=tree, node=node, ev=ev, ptype=ptype, raw=raw):
