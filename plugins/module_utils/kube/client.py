@@ -32,6 +32,17 @@ _IDEMPOTENT_PATCHES = (PATCH_TYPES["strategic"], PATCH_TYPES["merge"], PATCH_TYP
 MAX_RETRY_AFTER = 30
 
 
+def _unserved(exc):
+    """A 404 for the path itself (its group, version or resource not served), not for a named object: the
+    answer is no API Status, or one without the object's name."""
+    if exc.status != 404:
+        return False
+    try:
+        return not ((json.loads(exc.body).get("details") or {}).get("name"))
+    except (ValueError, AttributeError):
+        return True
+
+
 def _retry_after(resp):
     value = (resp.headers.get("Retry-After") or "").strip()
     return min(int(value), MAX_RETRY_AFTER) if value.isdigit() else None
@@ -145,6 +156,18 @@ class KubeClient:
             path += "/" + subresource
         return path
 
+    def _on_kind(self, send, api_version, kind, namespace=None, name=None, subresource=None):
+        """``send(path)`` on the kind's path. When the server does not serve that path and the kind's mapping
+        came from the disk cache (its CRD deleted or changed since, or another control plane now at the same
+        address), discovery is refreshed once and the request sent again on the new path, or the kind is
+        unknown, as with a fresh discovery."""
+        try:
+            return send(self.resource_path(api_version, kind, namespace, name, subresource))
+        except ApiError as exc:
+            if not (_unserved(exc) and self.discovery.refresh_cached()):
+                raise
+        return send(self.resource_path(api_version, kind, namespace, name, subresource))
+
     def is_namespaced(self, api_version, kind):
         return self.discovery.resource(api_version, kind)["namespaced"]
 
@@ -152,15 +175,15 @@ class KubeClient:
     def get(self, api_version, kind, name, namespace=None):
         """The live object, or None when it does not exist."""
         try:
-            return self.request("GET", self.resource_path(api_version, kind, namespace, name))
+            return self._on_kind(lambda path: self.request("GET", path), api_version, kind, namespace, name)
         except ApiError as exc:
             if exc.not_found:
                 return None
             raise
 
     def list(self, api_version, kind, namespace=None, label_selector=None):
-        path = self.resource_path(api_version, kind, namespace)
-        return self.request("GET", path, query=[("labelSelector", label_selector)]).get("items") or []
+        return self._on_kind(lambda path: self.request("GET", path, query=[("labelSelector", label_selector)]),
+                             api_version, kind, namespace).get("items") or []
 
     def list_named(self, api_version, kind, namespace, names):
         """``{name: live object}`` for those of ``names`` that exist, by one LIST of the namespace, or None
@@ -168,8 +191,8 @@ class KubeClient:
         list (a GET each is then cheaper) or listing is not allowed (403, 405)."""
         limit = max(4 * len(names), 100)
         try:
-            answer = self.request("GET", self.resource_path(api_version, kind, namespace),
-                                  query=[("limit", str(limit))])
+            answer = self._on_kind(lambda path: self.request("GET", path, query=[("limit", str(limit))]),
+                                   api_version, kind, namespace)
         except ApiError as exc:
             if exc.status in (403, 405):
                 return None
@@ -185,7 +208,9 @@ class KubeClient:
 
     def create(self, obj, namespace=None, dry_run=False):
         ns = obj.get("metadata", {}).get("namespace") or namespace
-        path = self.resource_path(obj["apiVersion"], obj["kind"], ns)
+        return self._on_kind(lambda path: self._create(path, obj, ns, dry_run), obj["apiVersion"], obj["kind"], ns)
+
+    def _create(self, path, obj, ns, dry_run):
         query = [("fieldManager", self.field_manager)]
         uncertain = False
         for attempt in range(self.retries + 1):
@@ -225,28 +250,27 @@ class KubeClient:
 
     def replace(self, obj, namespace=None, dry_run=False):
         meta = obj["metadata"]
-        path = self.resource_path(obj["apiVersion"], obj["kind"], meta.get("namespace") or namespace,
-                                  meta["name"])
-        return self.request("PUT", path, query=[("fieldManager", self.field_manager)], body=obj,
-                            dry_run=dry_run)
+        return self._on_kind(lambda path: self.request("PUT", path, query=[("fieldManager", self.field_manager)],
+                                                       body=obj, dry_run=dry_run),
+                             obj["apiVersion"], obj["kind"], meta.get("namespace") or namespace, meta["name"])
 
     def patch(self, api_version, kind, name, namespace, patch, patch_type="strategic", dry_run=False,
               force=False):
-        path = self.resource_path(api_version, kind, namespace, name)
         query = [("fieldManager", self.field_manager)]
         body = patch
         if patch_type == "apply":  # as Helm 4 applies: unknown or duplicate fields are errors
             query += [("force", "true" if force else "false"), ("fieldValidation", "Strict")]
             body = json.dumps(patch)
-        return self.request("PATCH", path, query=query, body=body, content_type=PATCH_TYPES[patch_type],
-                            dry_run=dry_run)
+        return self._on_kind(lambda path: self.request("PATCH", path, query=query, body=body,
+                                                       content_type=PATCH_TYPES[patch_type], dry_run=dry_run),
+                             api_version, kind, namespace, name)
 
     def delete(self, api_version, kind, name, namespace=None, propagation="Background", dry_run=False):
         """Delete; returns False when the object was already gone."""
-        path = self.resource_path(api_version, kind, namespace, name)
         body = {"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": propagation}
         try:
-            self.request("DELETE", path, body=body, dry_run=dry_run)
+            self._on_kind(lambda path: self.request("DELETE", path, body=body, dry_run=dry_run),
+                          api_version, kind, namespace, name)
             return True
         except ApiError as exc:
             if exc.not_found:

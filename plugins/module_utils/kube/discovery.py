@@ -2,7 +2,8 @@
 
 Uses aggregated discovery (two requests for the whole cluster) and keeps the answer on disk keyed by
 server URL and gitVersion for up to 6 hours (kubectl's TTL), so a no-op run needs only ``GET /version``. An unknown kind refreshes once
-(a CRD may just have been installed) before failing with Helm's message.
+(a CRD may just have been installed) before failing with Helm's message, and so does a kind the cache
+maps to a path the server no longer serves (``KubeClient._on_kind``).
 """
 from .cache import DISCOVERY_TTL, DiskCache
 from .errors import ApiError, KubeError
@@ -94,6 +95,14 @@ class Discovery:
         self._resources = None
         self._fresh = False
         self._load(refresh=True)
+
+    def refresh_cached(self):
+        """Discover again when the kinds came from the disk cache (the server just refused a path they
+        mapped); False when this process already discovered them."""
+        if self._fresh:
+            return False
+        self.invalidate()
+        return True
 
     def api_versions(self):
         """``group/version`` and ``group/version/Kind`` strings, as Helm's Capabilities.APIVersions."""

@@ -99,6 +99,13 @@ LIST_AT = 5  # objects of one kind in one namespace from which one LIST replaces
 _UNFETCHED = object()
 
 
+def _unknown_kind(res):
+    """Helm's error for an object of a kind the server does not serve."""
+    return PlanError('resource mapping not found for name: "%s" namespace: "%s" from "": no matches for kind "%s" in '
+                     'version "%s"\nensure CRDs are installed first'
+                     % (res.name, res.namespace or "", res.kind, res.api_version))
+
+
 class Planner:
     """``strategy`` says what is sent, ``method`` how: ``ssa`` (server-side apply, Helm 4's default) or
     ``csa`` (create and patch, Helm 3's way); helm3 is csa only and server-side ssa only."""
@@ -222,6 +229,8 @@ class Planner:
         except KubeError as exc:
             if change.before is None and (res.api_version, res.kind) in self.pending_kinds:
                 return None  # a kind whose CRD (crds/) is installed first
+            if not self.client.discovery.has(res.api_version, res.kind):
+                raise _unknown_kind(res) from exc  # a cached discovery knew it, the server does not serve it
             raise PlanError(str(exc)) from exc
 
     # ---- planning -------------------------------------------------------------------------------
@@ -241,9 +250,7 @@ class Planner:
         for res in target:
             if (res.api_version, res.kind) not in pending_kinds and not self.client.discovery.has(res.api_version,
                                                                                                   res.kind):
-                raise PlanError('resource mapping not found for name: "%s" namespace: "%s" from "": no matches '
-                                'for kind "%s" in version "%s"\nensure CRDs are installed first'
-                                % (res.name, res.namespace or "", res.kind, res.api_version))
+                raise _unknown_kind(res)
         plan = Plan(self.strategy)
         target = sort_resources(target)
         targets = [(r, self._ns(r, pending_kinds)) for r in target]
