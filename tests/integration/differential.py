@@ -178,6 +178,9 @@ class Sequence:
         if opts.get("history_max") is not None:
             args += ["--history-max", str(opts["history_max"])]
             params["history_max"] = opts["history_max"]
+        if opts.get("description"):
+            args += ["--description", opts["description"]]
+            params["description"] = opts["description"]
         self._method(opts, args, params)
         return self._checked_run(index, step, args, "rollback", params)
 
@@ -219,7 +222,10 @@ class Sequence:
         ours["_wrote_nothing"] = not compare.state_problems(ours_before, compare.snapshot(self.client, self.ours.namespace))
         ours["_namespace"], helms["_namespace"] = self.ours.namespace, self.helm_side.namespace
         self.log.append({"step": index, "op": step["op"], "helm": helms, "ours": ours})
-        written = set(compare.snapshot(self.client, self.ours.namespace).versions()) - set(ours_before.versions())
+        ours_after = compare.snapshot(self.client, self.ours.namespace)
+        written = set(ours_after.versions()) - set(ours_before.versions())
+        self.stale_notes.update(rec["version"] for rec in ours_after.records.values() if rec["version"] in written
+                                and rec["info"].get("rollback_revision") in self.stale_notes)  # copied back
         if step["op"] == "upgrade" and written and any(
                 "same content as revision" in line for line in ours.get("progress") or []):
             # Deliberate (docs/helm-differences.md "A render that means the same"): the deployed content is
@@ -275,6 +281,8 @@ def _describe(step):
         extra = " " + ",".join("%s %s/%s" % (e["edit"], e["kind"], e["name"]) for e in step["edits"])
     elif step["op"] == "rollback":
         extra = " to %s" % step["revision"]
+    elif step["op"] == "test":
+        extra = " %s" % " ".join(step["filter"])
     return "%s%s %s" % (step["op"], extra, json.dumps(opts, sort_keys=True))
 
 

@@ -304,6 +304,10 @@ def outcome(op, helms, ours, before, after):
         else:
             verdict.documented, verdict.align = "a failed rollback hook leaves helm's revision pending-rollback", True
         return verdict
+    if op == "test" and not our_ok and "matches the filter" in str(ours.get("msg")) and helm_ok:
+        # Deliberate (docs/helm-differences.md "A test filter naming no test is an error")
+        verdict.documented = "a test filter naming no test of the release: %s" % ours.get("msg")
+        return verdict
     if op == "uninstall" and our_ok and not ours.get("changed"):
         if helm_ok or not re.search(r"not found|already deleted", helms["stderr"]):
             verdict.problems.append("ours: nothing to uninstall; helm: rc %d %s" % (helms["rc"], _error(helms["stderr"])))

@@ -171,6 +171,8 @@ def sequence(seed, steps=7):
                     "cleanup_on_fail": rng.random() < 0.15, "force": side != "true" and rng.random() < 0.1}
             if rng.random() < 0.3:
                 opts["history_max"] = rng.choice((0, 2, 3))
+            if rng.random() < 0.15:
+                opts["description"] = "rolled back by the %s team" % rng.choice(WORDS)
             revision = 0 if rng.random() < 0.5 else rng.randint(1, revisions)
             out.append({"op": "rollback", "revision": revision, "options": opts})
             revisions += 1

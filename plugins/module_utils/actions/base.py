@@ -190,21 +190,23 @@ def custom_labels(rel):
 def apply_method(opts, previous, install=False):
     """``ssa`` or ``csa`` as Helm 4 chooses it: ``server_side`` true/false, or ``auto``: the method
     ``previous`` (upgrade: the last revision; rollback: the target) was applied with, server-side for an
-    install. helm3 is client-side and server-side is server-side whatever the release had.
-
-    Option pairs Helm 4 refuses are refused here, before anything is written (Helm finds out once its
-    pending revision and pre-hooks ran, docs/helm-differences.md): ``force`` (replace) with a server-side
-    upgrade or rollback (an install creates, so Helm ignores it there) and ``force_conflicts`` client-side.
-    """
+    install. helm3 is client-side and server-side is server-side whatever the release had."""
     side = opts.server_side or "auto"
     fixed = METHODS.get(opts.strategy)
     wanted = {"true": "ssa", "false": "csa"}.get(side)
     if fixed and wanted and fixed != wanted:
         raise OperationError("apply_strategy %s applies %s; it cannot be combined with server_side: %s"
                              % (opts.strategy, "server-side" if fixed == "ssa" else "client-side", side))
-    method = fixed or wanted or ("ssa" if install or previous == "ssa" else "csa")
-    if opts.force and method == "ssa" and not install:
-        raise OperationError("invalid operation: cannot use server-side apply and force replace together")
+    return fixed or wanted or ("ssa" if install or previous == "ssa" else "csa")
+
+
+def refuse_option_pairs(opts, method, install, adopted=False, outcome=None):
+    """Refuse, before anything is written, the option pairs Helm 4 refuses once its pending revision and
+    pre-hooks ran (docs/helm-differences.md): ``force`` (replace) with server-side apply of an upgrade, a
+    rollback or an install that adopts existing objects (an install creates, so Helm ignores it there),
+    and ``force_conflicts`` client-side. Called after planning, which reports Helm's earlier errors first."""
+    if opts.force and method == "ssa" and (adopted or not install):
+        raise OperationError("invalid operation: cannot use server-side apply and force replace together", outcome)
     if opts.force_conflicts and method == "csa":
-        raise OperationError("invalid client update option(s): forceConflicts enabled when serverSideApply disabled")
-    return method
+        raise OperationError("invalid client update option(s): forceConflicts enabled when serverSideApply "
+                             "disabled", outcome)

@@ -7,12 +7,15 @@ from ..plan.planner import PlanError
 from ..release.model import (DEPLOYED, FAILED, PENDING_ROLLBACK, SUPERSEDED, first_deployed, notes, now, release_record,
                              set_status, status)
 from ..release.storage import StorageError
-from .base import Moved, OperationError, apply_method, custom_labels
+from .base import Moved, OperationError, apply_method, custom_labels, refuse_option_pairs
 from .executor import ExecuteError, apply_changes, wait_for
 from .hooks import HookError, HookRunner, hooks_for
 from .progress import plan_summary
 from .sameness import same_content
 from .report import Outcome
+
+
+MAX_DESCRIPTION = 256  # Helm 4.3's rollback --description limit, in characters
 
 
 def rollback(engine, revision, opts):
@@ -26,6 +29,9 @@ def rollback(engine, revision, opts):
     except Moved:
         return engine.replan(lambda: rollback(engine, revision, opts), last)
     outcome = Outcome("rollback", opts.check_mode)
+    if len(opts.description or "") > MAX_DESCRIPTION:
+        raise OperationError("description must be %d characters or less, got %d" % (MAX_DESCRIPTION,
+                                                                                  len(opts.description)))
     target_version = revision or last["version"] - 1
     if target_version < 1:
         raise OperationError("release has no %d version" % target_version)
@@ -40,8 +46,8 @@ def rollback(engine, revision, opts):
         outcome.release = last
         return outcome
     if opts.check_mode:
-        outcome.release = _record(engine, last, target, method)
-        set_status(outcome.release, DEPLOYED, "Rollback to %d" % target_version)
+        outcome.release = _record(engine, last, target, method, opts.description)
+        set_status(outcome.release, DEPLOYED)
         opts.progress("result", "check mode: revision %d would roll back to %d; nothing was written"
                       % (last["version"] + 1, target_version))
         return outcome
@@ -68,6 +74,7 @@ def _plan(engine, last, target, opts, outcome, recover=False):
         plan = engine.planner(opts, method, "rollback").plan(previous, wanted)
     except (PlanError, KubeError) as exc:
         raise OperationError(str(exc), outcome) from exc
+    refuse_option_pairs(opts, method, False, outcome=outcome)
     outcome.plan(plan, hooks=[] if opts.disable_hook else
                  [h["name"] for e in ("pre-rollback", "post-rollback") for h in hooks_for(target, e)])
     summary = plan_summary(plan.changes)
@@ -77,12 +84,12 @@ def _plan(engine, last, target, opts, outcome, recover=False):
     return plan, recover or plan.changed or not same, method
 
 
-def _record(engine, last, target, method):
+def _record(engine, last, target, method, description=None):
     stamp = now()
     rel = release_record(engine.name, engine.namespace, last["version"] + 1, target.get("chart"),
                          target.get("config"), target.get("manifest", ""),
                          copy.deepcopy(target.get("hooks") or []), PENDING_ROLLBACK,  # their last runs too, as Helm
-                         "Rollback to %d" % target["version"], first_deployed(last, stamp), stamp,
+                         description or "Rollback to %d" % target["version"], first_deployed(last, stamp), stamp,
                          notes(target), method, rollback_revision=target["version"])
     rel["_labels"] = custom_labels(target)
     return rel
@@ -95,7 +102,7 @@ def _failed(engine, rel, description, opts):
 
 
 def _execute(engine, last, target, plan, opts, outcome, method):
-    rel = _record(engine, last, target, method)
+    rel = _record(engine, last, target, method, opts.description)
     try:
         engine.storage.create(rel, opts.history_max)
     except StorageError as exc:
@@ -134,7 +141,7 @@ def _execute(engine, last, target, plan, opts, outcome, method):
         if old["version"] != rel["version"] and status(old) == DEPLOYED:
             set_status(old, SUPERSEDED)
             engine.storage.update(old)
-    set_status(rel, DEPLOYED, "Rollback to %d" % target["version"])
+    set_status(rel, DEPLOYED)  # its description stays: "Rollback to N" or the task's
     engine.storage.update(rel)
     opts.progress("result", "revision %d deployed (rollback to %d)" % (rel["version"], target["version"]))
     return outcome

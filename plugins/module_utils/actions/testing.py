@@ -104,6 +104,8 @@ def run_tests(engine, filters=(), timeout=300, logs=False, check_mode=False, pro
         rel["version"], status(rel), len(tests),
         ", %d filtered out" % (len(available) - len(tests)) if len(available) != len(tests) else ""))
     if check_mode or not tests:
+        if not check_mode and skipped:  # Helm stores the hooks filtered out first, also when none ran
+            engine.storage.update(dict(rel, hooks=skipped + kept))
         return rel, [dict(test_result(h), ran=False) for h in tests]
 
     def record(release):

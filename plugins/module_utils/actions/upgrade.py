@@ -11,7 +11,7 @@ from ..plan.planner import Change, Plan, PlanError, assigned_marked
 from ..release.model import (DEPLOYED, FAILED, PENDING_INSTALL, PENDING_UPGRADE, SUPERSEDED, first_deployed, now,
                              release_record, set_status, status)
 from ..release.storage import SYSTEM_LABELS, Storage, StorageError
-from .base import Moved, OperationError, Options, apply_method, custom_labels
+from .base import Moved, OperationError, Options, apply_method, custom_labels, refuse_option_pairs
 from .executor import ExecuteError, apply_changes, install_crds, wait_for
 from .hooks import HookError, HookRunner, hooks_for
 from .progress import plan_summary
@@ -78,9 +78,8 @@ def _present(engine, inp, opts):
         unknown = install and str(exc).startswith("resource mapping not found")
         raise OperationError("%s%s" % ("unable to build kubernetes objects from release manifest: " if unknown else "",
                                        exc), outcome) from exc
-    if install and opts.force and method == "ssa" and any(c.before is not None for c in planned.changes):
-        # Helm's install adopts an object that is there by an update, which refuses force with server-side apply
-        raise OperationError("invalid operation: cannot use server-side apply and force replace together", outcome)
+    # Helm's install adopts an object that is there by an update, which refuses force with server-side apply
+    refuse_option_pairs(opts, method, install, any(c.before is not None for c in planned.changes), outcome)
     plan.changes, plan.crds = planned.changes, crd_changes
     if opts.check_mode:
         for change in crd_changes:

@@ -148,6 +148,7 @@ def rollback_command(params):
     words.append("--namespace=%s" % params["release_namespace"])
     _timing(words, params)
     _flag(words, params, "force", "--force-replace")
+    _value(words, params, "description", "--description")
     _cluster(words, params)
     return _line(words)
 

@@ -261,6 +261,9 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
 ROLLBACK = dict(copy.deepcopy(_NAME), **{
     "revision": {"type": "int", "default": 0,
                  "description": ["Revision to roll back to; C(0) (default) is the one before the current revision."]},
+    "description": {"type": "str",
+                    "description": ["Custom description of the new revision, at most 256 characters (Helm 4.3's "
+                                    "C(helm rollback --description)); default C(Rollback to <revision>)."]},
 }, **copy.deepcopy(_TIMING), **copy.deepcopy(_STRATEGY), **copy.deepcopy(_DIFF))
 
 RELEASE_TEST = dict(copy.deepcopy(_NAME), **{

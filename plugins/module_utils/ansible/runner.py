@@ -246,7 +246,7 @@ def run_rollback(params, check_mode=False, diff=False):
                            sql_connection=params.get("sql_connection_string"))
     try:
         note_release(engine.history())
-        opts = _options(params, check_mode, progress)
+        opts = _options(params, check_mode, progress, description=params.get("description"))
         return _result(engine.rollback(params.get("revision") or 0, opts), params, diff, client, warnings,
                        progress)
     except (OperationError, KubeError) as exc:
