@@ -9,7 +9,9 @@ check shows one draw, the real run makes another). A deleted object is gone. Cha
 cluster (istiod: objects in the namespace ``istio-system`` that does not exist; opentelemetry-kube-stack:
 cert-manager kinds; loki and opentelemetry-collector: their values must be set) fail in check mode with
 the real run's message and write nothing. One install serves both checks; live objects are read in
-parallel.
+parallel. What the chart shares with other tests on the run's one control plane (kept CRDs, cluster-scoped
+objects of fixed names) is locked while the test runs and deleted after it (corpus_cluster.py), so no
+result depends on test order or on how xdist spreads the tests.
 """
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -23,6 +25,7 @@ from ansible_collections.helmless.core.plugins.module_utils.plan.manifest import
 from ansible_collections.helmless.core.plugins.module_utils.plan.planner import ASSIGNED
 from ansible_collections.helmless.core.plugins.module_utils.render.template import render_release
 
+from corpus_cluster import Claims
 from test_release_support import client_for, module_params, strip
 
 # the real helm install fails on these too (test_corpus_releases.py), for these reasons
@@ -40,6 +43,14 @@ UPGRADE = {"argo-cd": {"global": {"podAnnotations": MARK}}, "bitnami-postgresql"
            "prometheus": {"server": {"podAnnotations": MARK}}, "traefik": {"commonLabels": MARK},
            "vault": {"server": {"annotations": MARK}}}
 TIMEOUT = "300s"
+
+
+@pytest.fixture
+def claims(controlplane, kubeconfig, namespace):
+    """What the test's chart shares with other tests, locked; its leftovers deleted (corpus_cluster.py)."""
+    held = Claims(controlplane, kubeconfig, namespace)
+    yield held
+    held.release()
 
 
 def _writes(result):
@@ -103,8 +114,10 @@ def _assert_came_true(client, check, random):
 
 
 @pytest.mark.parametrize("chart", corpuskit.names())
-def test_check_mode_predicts_the_install_and_an_upgrade_or_fails_like_them(kubeconfig, namespace, chart):
+def test_check_mode_predicts_the_install_and_an_upgrade_or_fails_like_them(kubeconfig, namespace, claims, chart):
     name = "c" + uuid.uuid4().hex[:8]
+    values = UPGRADE.get(chart, {"podAnnotations": MARK})
+    claims.claim(chart, name, [None, values])
     params = module_params(name=name, namespace=namespace, chart_ref=corpuskit.archive(chart), kubeconfig=kubeconfig,
                            diff_format="json", timeout=TIMEOUT)
     client = client_for(kubeconfig)
@@ -120,7 +133,6 @@ def test_check_mode_predicts_the_install_and_an_upgrade_or_fails_like_them(kubec
         assert chart not in FAILING
         _assert_came_true(client, check, _random_fields(chart, name, namespace, None))
 
-        values = UPGRADE.get(chart, {"podAnnotations": MARK})
         upgrade = dict(params, release_values=values)
         check, _ = _run(upgrade, check_mode=True, diff=True)
         assert check["changed"] and _writes(check) == 0

@@ -5,7 +5,9 @@ listed with helm's reason, and we must refuse it too, before writing anything (h
 revision for some of them).
 
 Engine calls go through the module body in-process (run_release); podinfo (random test-hook names) goes
-through ansible-playbook.
+through ansible-playbook. What the chart shares with other tests on the run's one control plane (kept CRDs,
+cluster-scoped objects of fixed names) is locked while the test runs and deleted after it
+(corpus_cluster.py), so no result depends on test order or on how xdist spreads the tests.
 """
 import json
 import os
@@ -19,6 +21,7 @@ import yaml
 import corpuskit
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, run_release
 
+from corpus_cluster import Claims
 from test_release_support import engine_for, module_params
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -33,6 +36,14 @@ HELM_REFUSES = {
 }
 THROUGH_ANSIBLE = "podinfo"
 TIMEOUT = "300s"
+
+
+@pytest.fixture
+def claims(controlplane, kubeconfig, namespace):
+    """What the test's chart shares with other tests, locked; its leftovers deleted (corpus_cluster.py)."""
+    held = Claims(controlplane, kubeconfig, namespace)
+    yield held
+    held.release()
 
 
 def _release_name(chart):
@@ -63,8 +74,9 @@ def _playbook(tmp_path, kubeconfig, namespace, name, chart):
 
 @pytest.mark.parametrize("chart", CHARTS)
 def test_a_corpus_chart_installs_where_helm_installs_it_and_reruns_as_a_no_op(
-        chart, helm4, tmp_path, kubeconfig, namespace):
+        chart, helm4, tmp_path, kubeconfig, namespace, claims):
     name = _release_name(chart)
+    claims.claim(chart, name)
     helm = helm4.run("install", name, corpuskit.archive(chart), "-n", namespace, "--timeout", TIMEOUT,
                      check=False)
     if chart in HELM_REFUSES:
