@@ -3,9 +3,11 @@
 
 8 inventory hosts (each its own kubeconfig context and namespace on the local control plane), 5
 releases each (40), ``forks: 4``: ``roles/releases`` installs them, then the same play runs again
-(every release a no-op), all with one 20-object chart unless ``--chart`` names another. kubernetes.core.helm (real helm v3 binary) runs the same releases as one
-looped task per host. Prints releases per minute for the install, the re-run and both, and the ratio
-ours / kubernetes.core.helm next to its target, in the same run. The same loop with ``ping`` for a
+(every release a no-op), all with one 20-object chart unless ``--chart`` names another. kubernetes.core.helm runs
+the same releases as one looped task per host: the newest (the ``ansible`` package's 6.6.0, driving the real helm
+v4 binary), the peer of the target, and 6.2.0 driving helm v3, a second row (benchmarks/release.py's PEERS).
+Prints releases per minute for the install, the re-run and both, and the ratio ours / kubernetes.core.helm next
+to its target, in the same run. The same loop with ``ping`` for a
 module measures Ansible's own floor per release (fork, module transfer, templating the item), which
 no module can go below: where the target is missed, it says whether the floor or a module dominates.
 
@@ -24,7 +26,7 @@ import yaml
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from release import COLLECTIONS, _link_collection, kubernetes_core, write_chart  # noqa: E402
+from release import COLLECTIONS, PEERS, _link_collection, peer_env, peer_label, tool, write_chart  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 TARGET = 2.0  # releases per minute, ours / kubernetes.core.helm
@@ -64,8 +66,8 @@ def write_inventory(path, namespaces):
     return path
 
 
-def write_plays(work, kubeconfig, chart, releases, helm3):
-    """The fleet play for ours, kubernetes.core.helm and the floor (``ping`` over the same loop)."""
+def write_plays(work, kubeconfig, chart, releases, bins):
+    """The fleet play for ours, each kubernetes.core.helm peer and the floor (``ping`` over the same loop)."""
     items = "[%s]" % ", ".join(
         "{'name': 'rel-%d', 'chart': '%s', 'namespace': fleet_namespace, 'values': {'rev': '1'}}"
         % (i, chart) for i in range(releases))
@@ -75,17 +77,20 @@ def write_plays(work, kubeconfig, chart, releases, helm3):
              "roles": [{"role": "helmless.core.releases",
                         "vars": {"helmless_releases": "{{ %s }}" % items,
                                  "helmless_release_defaults": {"state": "present", "create_namespace": True}}}]}]
-    kcore = [{"name": "fleet (kubernetes.core.helm)", "hosts": "all", "gather_facts": False, "tasks": [
-        {"name": "Install or upgrade releases", "kubernetes.core.helm": {
-            "name": "{{ item.name }}", "release_namespace": "{{ item.namespace }}", "chart_ref": "{{ item.chart }}",
-            "release_values": "{{ item['values'] }}", "create_namespace": True, "kubeconfig": kubeconfig,
-            "context": "{{ kube_context }}", "binary_path": helm3},
-         "loop": "{{ %s }}" % items, "loop_control": {"label": "{{ item.namespace }}/{{ item.name }}"}}]}]
+    plays = {"ours": ours}
+    for peer in PEERS:
+        plays[peer] = [{"name": "fleet (kubernetes.core.helm)", "hosts": "all", "gather_facts": False, "tasks": [
+            {"name": "Install or upgrade releases", "kubernetes.core.helm": {
+                "name": "{{ item.name }}", "release_namespace": "{{ item.namespace }}", "chart_ref": "{{ item.chart }}",
+                "release_values": "{{ item['values'] }}", "create_namespace": True, "kubeconfig": kubeconfig,
+                "context": "{{ kube_context }}", "binary_path": bins[PEERS[peer]["helm"]]},
+             "loop": "{{ %s }}" % items, "loop_control": {"label": "{{ item.namespace }}/{{ item.name }}"}}]}]
     floor = [{"name": "fleet (ping)", "hosts": "all", "gather_facts": False, "tasks": [
         {"name": "Ping once per release", "ansible.builtin.ping": {"data": "{{ item.name }}"},
          "loop": "{{ %s }}" % items, "loop_control": {"label": "{{ item.namespace }}/{{ item.name }}"}}]}]
     paths = {}
-    for who, play in (("ours", ours), ("kcore", kcore), ("floor", floor)):
+    plays["floor"] = floor
+    for who, play in plays.items():
         paths[who] = os.path.join(work, "fleet-%s.yml" % who)
         with open(paths[who], "w") as handle:
             yaml.safe_dump(play, handle, sort_keys=False)
@@ -96,7 +101,7 @@ def run(play, inventory, forks, env):
     """(wall seconds, CPU seconds of ansible-playbook and everything it ran)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(["ansible-playbook", "-i", inventory, "-f", str(forks), play], env=env,
+    proc = subprocess.run([tool("ansible-playbook"), "-i", inventory, "-f", str(forks), play], env=env,
                           capture_output=True, text=True)
     took = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -136,21 +141,22 @@ def measure(args, admin, bins):
     work = tempfile.mkdtemp(prefix="helmless-fleet-")
     args.chart = args.chart or release_scoped_chart(work, 20)
     core = client.CoreV1Api(config.new_client_from_config(config_file=admin))
-    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH="%s:%s" % (COLLECTIONS, kubernetes_core()),
-               ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_HOST_KEY_CHECKING="false",
+    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=COLLECTIONS, ANSIBLE_LOCALHOST_WARNING="false",
+               ANSIBLE_HOST_KEY_CHECKING="false",
                HELM_CONFIG_HOME=os.path.join(work, "hc"), HELM_CACHE_HOME=os.path.join(work, "hcache"),
                HELM_DATA_HOME=os.path.join(work, "hd"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as a user's Python: our engine's .pyc files are kept
     total = args.hosts * args.releases
     times, cpu, spaces = {}, {}, []
-    for who in ("ours", "kcore", "floor"):
+    for who in ("ours",) + tuple(PEERS) + ("floor",):
         namespaces = ["fleet-%s-%d-%s" % (who, i, uuid.uuid4().hex[:5]) for i in range(args.hosts)]
         if who != "floor":  # ping creates nothing
             spaces.extend(namespaces)
         kubeconfig = fleet_kubeconfig(admin, namespaces, os.path.join(work, "kubeconfig-%s" % who))
         inventory = write_inventory(os.path.join(work, "inventory-%s.yml" % who), namespaces)
-        play = write_plays(work, kubeconfig, args.chart, args.releases, bins["helm3"])[who]
-        runs = [run(play, inventory, args.forks, env) for _ in range(1 if who == "floor" else 2)]
+        play = write_plays(work, kubeconfig, args.chart, args.releases, bins)[who]
+        side_env = peer_env(env, who) if who in PEERS else env
+        runs = [run(play, inventory, args.forks, side_env) for _ in range(1 if who == "floor" else 2)]
         times[who] = tuple(r[0] for r in runs)
         cpu[who] = tuple(r[1] for r in runs)
     for ns in spaces:
@@ -160,14 +166,20 @@ def measure(args, admin, bins):
                   for who, t in times.items()}
     print("fleet: %d hosts x %d releases (%s), forks %d; wall seconds and releases per minute"
           % (args.hosts, args.releases, os.path.basename(args.chart.rstrip("/")), args.forks))
+    for peer in PEERS:
+        print("%s = %s" % (peer_label(peer, True), peer_label(peer)))
     print("%-22s %9s %9s %11s %11s %11s %14s" % ("", "install s", "re-run s", "install/min", "re-run/min",
                                                  "both/min", "CPU s/release"))
-    for who, label in (("ours", "helmless.core"), ("kcore", "kubernetes.core.helm")):
+    for who in ("ours",) + tuple(PEERS):
         print("%-22s %9.1f %9.1f %11.1f %11.1f %11.1f %14.2f" % (
-            (label,) + times[who] + per_minute[who] + (sum(cpu[who]) / (2 * total),)))
+            (peer_label(who, True) if who in PEERS else "helmless.core",) + times[who] + per_minute[who]
+            + (sum(cpu[who]) / (2 * total),)))
+    for peer in PEERS:
+        ratios = [per_minute["ours"][i] / per_minute[peer][i] for i in range(3)]
+        print("%-22s %9s %9s %10.2fx %10.2fx %10.2fx   %s" % (
+            ("ours / " + peer_label(peer, True), "", "") + tuple(ratios)
+            + ("(target >= %.1fx)" % TARGET if peer == "kcore" else "",)))
     ratios = [per_minute["ours"][i] / per_minute["kcore"][i] for i in range(3)]
-    print("%-22s %9s %9s %10.2fx %10.2fx %10.2fx   (target >= %.1fx)" % (("ours / k.core", "", "") + tuple(ratios)
-                                                                          + (TARGET,)))
     print("CPU seconds per release (controller, modules, helm) decide throughput once forks exceed cores (%d here)"
           % os.cpu_count())
     print(dominates(ratios[2], floor_wall, floor_cpu, {w: sum(t) / (2 * total) for w, t in times.items()},
@@ -179,8 +191,9 @@ def dominates(ratio, floor_wall, floor_cpu, wall, cpu):
     own = {w: wall[w] - floor_wall for w in wall}
     own_cpu = {w: cpu[w] - floor_cpu for w in cpu}
     text = ("per release: Ansible floor (ping over the same loop) %.2f s wall, %.2f CPU s; above it ours %.2f s "
-            "wall / %.2f CPU s, kubernetes.core.helm %.2f s / %.2f CPU s"
-            % (floor_wall, floor_cpu, own["ours"], own_cpu["ours"], own["kcore"], own_cpu["kcore"]))
+            "wall / %.2f CPU s, %s %.2f s / %.2f CPU s"
+            % (floor_wall, floor_cpu, own["ours"], own_cpu["ours"], peer_label("kcore", True), own["kcore"],
+               own_cpu["kcore"]))
     if ratio >= TARGET:
         return text
     best = wall["kcore"] / floor_wall  # ours costing nothing above the floor

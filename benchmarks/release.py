@@ -3,14 +3,17 @@
 
 For a ~50-object and a ~300-object chart, in the same run: a no-op rerun and a real upgrade (one value
 changed in every object), each the median of N rounds in which every side runs once in turn: as Ansible
-tasks (ansible-playbook wall time of a playbook of that one task) for the two collections, as one process
-for our engine, and as a `helm upgrade` process for the CLI; plus the
-number of API requests our no-op makes. kubernetes.core comes from the `ansible` PyPI package (extracted, not installed) and runs
-with the real helm v3 binary built by scripts/controlplane, without the helm-diff plugin (not built: the
-Go module proxy refuses it; kubernetes.core.helm then decides idempotence from the stored values and chart).
+tasks (ansible-playbook wall time of a playbook of that one task) for the collections, as one process
+for our engine, and as a `helm upgrade` process for the CLI; plus the number of API requests our no-op makes.
+The peer every kubernetes.core ratio and target is judged on is the one a user picks today: the kubernetes.core
+of the newest `ansible` package (6.6.0, Helm 4 support since 6.4) driving the helm v4 binary; kubernetes.core
+6.2.0 driving helm v3, the peer of earlier runs, is a second, labelled column. Each comes from its `ansible`
+PyPI package (extracted, not installed) and runs the real helm binary built by scripts/controlplane, without the
+helm-diff plugin (not built: the Go module proxy refuses it; kubernetes.core.helm then decides idempotence from
+the stored values and chart).
 
 Then the per-task cost Ansible users pay most often: the marginal cost of one more no-op task in a
-playbook ((N tasks - 1 task) / (N - 1), same run) for ours, kubernetes.core.helm and ``ping``, and the
+playbook ((N tasks - 1 task) / (N - 1), same run) for ours, both kubernetes.core.helm and ``ping``, and the
 module's own cost (marginal minus ping's), ours / kubernetes.core.helm; and module start,
 ``ansible -m helmless.core.template`` on the demo chart minus ``ansible -m ping``. The persistent
 caches (~/.cache/helmless.core) are warmed by the first run of each, as on any controller.
@@ -33,7 +36,9 @@ import zipfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COLLECTIONS = os.path.join(ROOT, ".build", "collections")
 CACHE = os.path.join(os.path.expanduser("~"), ".cache", "helmless-bench")
-ANSIBLE_VERSION = "12.3.0"  # the ansible package whose kubernetes.core (6.2.0) we compare with
+# The kubernetes.core peers: the ansible package bundling each, and the helm binary (scripts/controlplane) it drives.
+PEERS = {"kcore": {"ansible": "14.5.0", "collection": "6.6.0", "helm": "helm4"},
+         "kcore62": {"ansible": "12.3.0", "collection": "6.2.0", "helm": "helm3"}}
 UPGRADE_TARGET_OBJECTS = 300  # the upgrade target is set for a release of this many objects (or more)
 TARGETS = {"noop_vs_kubernetes_core": 0.8, "upgrade_vs_helm": 0.4, "module_cost_vs_kubernetes_core": 0.5,
            "module_start_s": 0.15}
@@ -46,17 +51,51 @@ def _link_collection():
         os.symlink(ROOT, link)
 
 
-def kubernetes_core():
-    """Path holding ansible_collections/kubernetes/core from the ansible wheel (downloaded once)."""
-    target = os.path.join(CACHE, "ansible_collections", "kubernetes", "core")
-    if not os.path.isdir(target):
-        os.makedirs(CACHE, exist_ok=True)
-        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
-                        "ansible==%s" % ANSIBLE_VERSION, "-d", CACHE], check=True)
-        wheel = os.path.join(CACHE, "ansible-%s-py3-none-any.whl" % ANSIBLE_VERSION)
+def kubernetes_core(peer="kcore"):
+    """Path holding ansible_collections/kubernetes/core of ``peer`` from its ansible wheel (downloaded once)."""
+    package, version = PEERS[peer]["ansible"], PEERS[peer]["collection"]
+    base = os.path.join(CACHE, "ansible-%s" % package)
+    manifest = os.path.join(base, "ansible_collections", "kubernetes", "core", "MANIFEST.json")
+    if not os.path.exists(manifest):
+        os.makedirs(base, exist_ok=True)
+        # the newest ansible package wants Python 3.12 to install; its kubernetes.core runs on any controller
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--ignore-requires-python",
+                        "ansible==%s" % package, "-d", CACHE], check=True)
+        wheel = os.path.join(CACHE, "ansible-%s-py3-none-any.whl" % package)
         with zipfile.ZipFile(wheel) as zf:
-            zf.extractall(CACHE, [n for n in zf.namelist() if n.startswith("ansible_collections/kubernetes/core/")])
-    return CACHE
+            zf.extractall(base, [n for n in zf.namelist() if n.startswith("ansible_collections/kubernetes/core/")])
+    with open(manifest) as fh:
+        found = json.load(fh)["collection_info"]["version"]
+    if found != version:
+        raise SystemExit("ansible %s bundles kubernetes.core %s, not %s" % (package, found, version))
+    return base
+
+
+def helm_versions():
+    """``{"helm3": "v3...", "helm4": "v4..."}`` from scripts/versions.env."""
+    with open(os.path.join(ROOT, "scripts", "versions.env")) as fh:
+        pinned = dict(line.strip().split("=", 1) for line in fh if "=" in line and not line.startswith("#"))
+    return {"helm3": pinned["HELM3_VERSION"], "helm4": pinned["HELM4_VERSION"]}
+
+
+def peer_label(peer, short=False):
+    """``kubernetes.core 6.6.0 + helm v4.3.2`` (or ``k.core 6.6+h4`` for a column)."""
+    spec = PEERS[peer]
+    if short:
+        return "k.core %s+h%s" % (spec["collection"].rsplit(".", 1)[0], spec["helm"][-1])
+    return "kubernetes.core %s (ansible %s) + helm %s" % (
+        spec["collection"], spec["ansible"], helm_versions()[spec["helm"]])
+
+
+def peer_env(env, peer):
+    """``env`` with only ``peer``'s kubernetes.core (and ours) on the collections path."""
+    return dict(env, ANSIBLE_COLLECTIONS_PATH="%s:%s" % (COLLECTIONS, kubernetes_core(peer)))
+
+
+def tool(name):
+    """An Ansible command of the Python running this benchmark (its venv's), else the one on PATH."""
+    path = os.path.join(os.path.dirname(sys.executable), name)
+    return path if os.path.exists(path) else name
 
 
 def write_chart(root, objects):
@@ -128,13 +167,13 @@ spec:
     return path
 
 
-def playbook(path, module, release, namespace, chart, rev, kubeconfig, helm3):
+def playbook(path, module, release, namespace, chart, rev, kubeconfig, helm):
     """A playbook of the one task measured; its result is read from the ``minimal`` callback's output, so no
     second task (a ``copy`` of the registered result cost ~1.2 s here, half of a no-op playbook) sits in the
     timed run of either side."""
     extra = ""
     if module == "kubernetes.core.helm":
-        extra = "        binary_path: %s\n" % helm3
+        extra = "        binary_path: %s\n" % helm
     with open(path, "w") as fh:
         fh.write("""- hosts: localhost
   connection: local
@@ -152,7 +191,7 @@ def playbook(path, module, release, namespace, chart, rev, kubeconfig, helm3):
 
 def run_playbook(path, env):
     start = time.perf_counter()
-    proc = subprocess.run(["ansible-playbook", "-i", "localhost,", "-e",
+    proc = subprocess.run([tool("ansible-playbook"), "-i", "localhost,", "-e",
                            "ansible_python_interpreter=" + sys.executable, path],
                           env=dict(env, ANSIBLE_STDOUT_CALLBACK="minimal"), capture_output=True, text=True)
     took = time.perf_counter() - start
@@ -216,7 +255,7 @@ def main():
 
 def measure(args, kubeconfig, bins):
     work = tempfile.mkdtemp(prefix="helmless-bench-")
-    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH="%s:%s" % (COLLECTIONS, kubernetes_core()),
+    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=COLLECTIONS,
                KUBECONFIG=kubeconfig, HELM_PLUGINS=os.path.join(work, "plugins"), ANSIBLE_STDOUT_CALLBACK="default",
                HELM_CONFIG_HOME=os.path.join(work, "hc"), HELM_CACHE_HOME=os.path.join(work, "hcache"),
                HELM_DATA_HOME=os.path.join(work, "hd"), ANSIBLE_LOCALHOST_WARNING="false")
@@ -227,11 +266,12 @@ def measure(args, kubeconfig, bins):
     for objects in [int(x) for x in args.objects.split(",")]:
         chart = write_chart(work, objects)
         spaces = {}
-        for who in ("ours", "kcore", "helm"):
+        peers = () if args.no_kubernetes_core else tuple(PEERS)
+        for who in ("ours", "helm") + peers:
             spaces[who] = "bench-%s-%s" % (who, uuid.uuid4().hex[:6])
             core.create_namespace({"metadata": {"name": spaces[who]}})
-        pb = {who: os.path.join(work, "%s-%d.yml" % (who, objects)) for who in ("ours", "kcore")}
-        modules = {"ours": "helmless.core.release", "kcore": "kubernetes.core.helm"}
+        pb = {who: os.path.join(work, "%s-%d.yml" % (who, objects)) for who in ("ours",) + peers}
+        envs = dict({"ours": env}, **{peer: peer_env(env, peer) for peer in peers})
         spaces["direct"] = "bench-direct-%s" % uuid.uuid4().hex[:6]
         core.create_namespace({"metadata": {"name": spaces["direct"]}})
         helm = [bins["helm4"], "upgrade", "--install", "bench", chart, "-n", spaces["helm"]]
@@ -239,8 +279,10 @@ def measure(args, kubeconfig, bins):
         def step(who, rev, changes):
             """One timed run of ``who`` with value ``rev``: (seconds, our API requests or None)."""
             if who in pb:
-                playbook(pb[who], modules[who], "bench", spaces[who], chart, rev, kubeconfig, bins["helm3"])
-                took, result = run_playbook(pb[who], env)
+                module = "helmless.core.release" if who == "ours" else "kubernetes.core.helm"
+                playbook(pb[who], module, "bench", spaces[who], chart, rev, kubeconfig,
+                         bins[PEERS[who]["helm"]] if who in PEERS else None)
+                took, result = run_playbook(pb[who], envs[who])
                 assert bool(result.get("changed")) is changes, "%s: %s" % (
                     who, "the upgrade reported no change" if changes else "the no-op reported a change")
                 return took, result.get("api_requests", {}).get("total")
@@ -249,7 +291,7 @@ def measure(args, kubeconfig, bins):
             return timed(helm + ["--set", "rev=%d" % rev], env), None
 
         # Every side in turn in each round, so a slow spell of the machine falls on all of them.
-        everyone = (("ours",) if args.no_kubernetes_core else ("ours", "kcore")) + ("direct", "helm")
+        everyone = ("ours",) + peers + ("direct", "helm")
         for who in everyone:
             step(who, 1, True)  # install
         noop, upgrade, requests = {who: [] for who in everyone}, {who: [] for who in everyone}, None
@@ -266,17 +308,24 @@ def measure(args, kubeconfig, bins):
         rows.append((objects, noop, upgrade, requests))
         for ns in spaces.values():
             core.delete_namespace(ns)
-    print("Ansible task = ansible-playbook wall time of one task; engine = the same call as one process.")
-    print("%-8s %-8s %10s %10s %10s %10s %9s %9s   %s" % (
-        "objects", "op", "ours task", "k.core task", "ours eng", "helm CLI", "task/kc", "eng/helm", "requests(no-op)"))
+    print("Ansible task = ansible-playbook wall time of one task; engine = the same call as one process;")
+    print("%s = %s (the peer of every target); %s = %s; helm CLI = helm %s"
+          % (peer_label("kcore", True), peer_label("kcore"), peer_label("kcore62", True), peer_label("kcore62"),
+             helm_versions()["helm4"]))
+    print("%-8s %-8s %10s %14s %14s %10s %10s %9s %9s %9s   %s" % (
+        "objects", "op", "ours task", peer_label("kcore", True), peer_label("kcore62", True), "ours eng", "helm CLI",
+        "task/kc", "task/kc6.2", "eng/helm", "requests(no-op)"))
     for objects, noop, upgrade, requests in rows:
         for op, t in (("no-op", noop), ("upgrade", upgrade)):
-            t.setdefault("kcore", float("nan"))
-            print("%-8d %-8s %10.2f %10.2f %10.2f %10.2f %9.2f %9.2f   %s" % (
-                objects, op, t["ours"], t["kcore"], t["direct"], t["helm"], t["ours"] / t["kcore"],
-                t["direct"] / t["helm"], "%d (target <= %d)" % (requests, objects + 3) if op == "no-op" else ""))
-    print("targets: no-op task <= %.1fx kubernetes.core.helm, upgrade engine <= %.1fx helm CLI (%d objects and more)"
-          % (TARGETS["noop_vs_kubernetes_core"], TARGETS["upgrade_vs_helm"], UPGRADE_TARGET_OBJECTS))
+            for peer in PEERS:
+                t.setdefault(peer, float("nan"))
+            print("%-8d %-8s %10.2f %14.2f %14.2f %10.2f %10.2f %9.2f %10.2f %9.2f   %s" % (
+                objects, op, t["ours"], t["kcore"], t["kcore62"], t["direct"], t["helm"], t["ours"] / t["kcore"],
+                t["ours"] / t["kcore62"], t["direct"] / t["helm"],
+                "%d (target <= %d)" % (requests, objects + 3) if op == "no-op" else ""))
+    print("targets: no-op task <= %.1fx %s, upgrade engine <= %.1fx helm CLI (%d objects and more)"
+          % (TARGETS["noop_vs_kubernetes_core"], peer_label("kcore", True), TARGETS["upgrade_vs_helm"],
+             UPGRADE_TARGET_OBJECTS))
     if any(t["direct"] / t["helm"] > TARGETS["upgrade_vs_helm"]
            for objects, _n, t, _r in rows if objects >= UPGRADE_TARGET_OBJECTS):
         print("missed (upgrade): the engine sends every planned write as a server dry run before the first real "
@@ -338,48 +387,52 @@ def _median_run(cmd, env, n):
 
 def marginal(args, env, kubeconfig, bins, work, core):
     """Marginal no-op task cost per module, the modules measured in rounds, then module start, interleaved with ping."""
-    play = ["ansible-playbook", "-i", "localhost,", "-e", "ansible_python_interpreter=" + sys.executable]
-    print("\nper no-op task in a playbook of %d (marginal = (T%d - T1) / %d), seconds:" % (
+    play = [tool("ansible-playbook"), "-i", "localhost,", "-e", "ansible_python_interpreter=" + sys.executable]
+    peers = () if args.no_kubernetes_core else tuple(PEERS)
+    envs = dict({"ping": env, "ours": env}, **{peer: peer_env(env, peer) for peer in peers})
+    print("\nper no-op task in a playbook of %d (marginal = (T%d - T1) / %d), seconds; own = marginal - ping's:" % (
         args.tasks, args.tasks, args.tasks - 1))
-    print("%-8s %10s %10s %10s %14s %14s %9s" % ("objects", "ping", "ours", "k.core", "ours-ping", "k.core-ping",
-                                                  "own/kc"))
+    print("%-8s %8s %8s %14s %14s %9s %14s %14s %9s" % (
+        "objects", "ping", "ours", peer_label("kcore", True), peer_label("kcore62", True), "ours own",
+        "kc own", "kc6.2 own", "own/kc"))
     for objects in [int(x) for x in args.objects.split(",")]:
         chart = write_chart(work, objects)
-        spaces = {who: "bench-marg-%s-%s" % (who, uuid.uuid4().hex[:6]) for who in ("ours", "kcore")}
+        spaces = {who: "bench-marg-%s-%s" % (who, uuid.uuid4().hex[:6]) for who in ("ours",) + peers}
         for ns in spaces.values():
             core.create_namespace({"metadata": {"name": ns}})
         common = {"chart_ref": chart, "kubeconfig": kubeconfig, "values": "{rev: '1'}"}
         modules = {"ping": ("ping", {}),
-                   "ours": ("helmless.core.release", dict(common, name="bench", namespace=spaces["ours"])),
-                   "kcore": ("kubernetes.core.helm", dict(common, name="bench", release_namespace=spaces["kcore"],
-                                                          binary_path=bins["helm3"]))}
+                   "ours": ("helmless.core.release", dict(common, name="bench", namespace=spaces["ours"]))}
+        for peer in peers:
+            modules[peer] = ("kubernetes.core.helm", dict(common, name="bench", release_namespace=spaces[peer],
+                                                          binary_path=bins[PEERS[peer]["helm"]]))
         books = {}
         for who, (module, params) in modules.items():
-            if who == "kcore" and args.no_kubernetes_core:
-                continue
             books[who] = [_tasks_playbook(os.path.join(work, "m-%s-%d.yml" % (who, count)), module, params, count)
                           for count in (1, args.tasks)]
-            timed(play + [books[who][0]], env)  # install, warm the caches
+            timed(play + [books[who][0]], envs[who])  # install, warm the caches
         times = {who: ([], []) for who in books}
         for _ in range(args.n):  # rounds over every module, so a slow spell of the machine hits them all
             for who, (one, many) in books.items():
-                times[who][0].append(timed(play + [one], env))
-                times[who][1].append(timed(play + [many], env))
+                times[who][0].append(timed(play + [one], envs[who]))
+                times[who][1].append(timed(play + [many], envs[who]))
         per = {who: (statistics.median(tn) - statistics.median(t1)) / (args.tasks - 1)
                for who, (t1, tn) in times.items()}
-        per.setdefault("kcore", float("nan"))
-        own = per["ours"] - per["ping"]
-        kc_own = per["kcore"] - per["ping"]
+        for peer in PEERS:
+            per.setdefault(peer, float("nan"))
+        own = {who: per[who] - per["ping"] for who in ("ours",) + tuple(PEERS)}
         target = TARGETS["module_cost_vs_kubernetes_core"]
-        if own > 0 and kc_own > 0:
-            ratio = "%8.2fx   (target <= %.1fx)%s" % (own / kc_own, target, _dominates(own / kc_own > target))
+        if own["ours"] > 0 and own["kcore"] > 0:
+            ratio = "%8.2fx   (target <= %.1fx)%s" % (
+                own["ours"] / own["kcore"], target, _dominates(own["ours"] / own["kcore"] > target))
         else:  # a module's task no dearer than ping's: its own cost is below this run's noise, no ratio to give
             ratio = "     n/a   (a module's marginal is within ping's noise this run: rerun with a larger -n)"
-        print("%-8d %10.3f %10.3f %10.3f %14.3f %14.3f %s" % (
-            objects, per["ping"], per["ours"], per["kcore"], own, kc_own, ratio))
+        print("%-8d %8.3f %8.3f %14.3f %14.3f %9.3f %14.3f %14.3f %s" % (
+            objects, per["ping"], per["ours"], per["kcore"], per["kcore62"], own["ours"], own["kcore"],
+            own["kcore62"], ratio))
         for ns in spaces.values():
             core.delete_namespace(ns)
-    adhoc = ["ansible", "localhost", "-e", "ansible_python_interpreter=" + sys.executable]
+    adhoc = [tool("ansible"), "localhost", "-e", "ansible_python_interpreter=" + sys.executable]
     demo = os.path.join(ROOT, "playbooks", "charts", "webapp")
     template = adhoc + ["-m", "helmless.core.template", "-a", "chart_ref=" + demo]
     ping = adhoc + ["-m", "ping"]
