@@ -113,6 +113,8 @@ def write(root, chart, namespace):
             body(obj["kind"], obj["name"], obj["variant"], obj["keep"], obj["bad"]))
     for hook in chart["hooks"]:
         files["templates/%s.yaml" % hook["name"]] = json.dumps(hook_body(hook), indent=1) + "\n"
+    if chart.get("refuse"):  # a chart version that does not render (Sprig's fail)
+        files["templates/refuse.yaml"] = '{{ fail (printf "chart version %s refuses to render" .Chart.Version) }}\n'
     if chart["crds"]:
         files["crds/widgets.yaml"] = CRD.format(group=crd_group(namespace))
         if chart["custom"]:

@@ -68,7 +68,7 @@ def evolve(rng, chart):
     chart["version"] += 1
     for _ in range(rng.randint(1, 3)):
         what = rng.choice(("add", "remove", "rename", "kind", "variant", "variant", "keep", "bad", "hooks",
-                           "defaults", "crds"))
+                           "defaults", "crds", "refuse"))
         objects = chart["objects"]
         if what == "add" or not objects:
             objects.append(_obj(rng))
@@ -93,6 +93,8 @@ def evolve(rng, chart):
             else:
                 chart["hooks"] = chart["hooks"] + [_hook(rng, chart["next_hook"])]
                 chart["next_hook"] += 1
+        elif what == "refuse":
+            chart["refuse"] = not chart.get("refuse") and rng.random() < 0.5
         elif what == "defaults":
             chart["defaults"] = {"message": rng.choice(WORDS), "cms": _cms(rng)}
         else:

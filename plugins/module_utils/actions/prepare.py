@@ -17,6 +17,7 @@ from ..release.model import DEPLOYED, UNINSTALLED, description, status
 from ..render import RenderError, merge_user_values, render_release
 from .inputs import from_record, from_render
 from .sameness import differs, record_of, same_content
+from .upgrade import UPGRADE_FAILED
 
 
 @dataclass
@@ -90,6 +91,8 @@ def prepare(engine, request, progress):
             inp = from_render(result)
     except RenderError as exc:
         progress("render", "failed: %s" % exc)
+        if installed and exc.kind in ("render", "values"):  # inside helm upgrade's Run, so its prefix
+            raise RenderError(UPGRADE_FAILED + str(exc), exc.kind) from exc
         raise
     note = ""
     if same:
