@@ -53,6 +53,10 @@ class Divergence(AssertionError):
     """helm and our modules disagreed at one step of a sequence."""
 
 
+class SequenceEnds(Exception):
+    """A documented difference after which the two namespaces cannot be compared any more."""
+
+
 def _flags(opts, *pairs):
     return [flag for name, flag in pairs if opts.get(name)]
 
@@ -80,6 +84,7 @@ class Sequence:
         self.ours = Side("ours", tag + "-o", workdir)
         self.client = compare.client(kubeconfig)
         self.editor = compare.client(kubeconfig, "kubectl-edit")
+        self.helm3 = spec.get("helm", 4) == 3
         self.documented = []
         self.stale_notes = set()  # revisions whose notes we stored as an earlier revision rendered them
         self.log = []
@@ -137,8 +142,8 @@ class Sequence:
             params["values_files"] = [values]
         mode = {"reset": "--reset-values", "reuse": "--reuse-values", "reset_then_reuse": "--reset-then-reuse-values"}
         args += [mode[opts["values_mode"]]] if opts["values_mode"] in mode else []
-        args += _flags(opts, ("take_ownership", "--take-ownership"), ("atomic", "--rollback-on-failure"),
-                       ("cleanup_on_fail", "--cleanup-on-fail"), ("force", "--force-replace"),
+        args += _flags(opts, ("take_ownership", "--take-ownership"), ("atomic", self.flag("--rollback-on-failure")),
+                       ("cleanup_on_fail", "--cleanup-on-fail"), ("force", self.flag("--force-replace")),
                        ("force_conflicts", "--force-conflicts"), ("wait", "--wait"),
                        ("create_namespace", "--create-namespace"), ("skip_crds", "--skip-crds"),
                        ("disable_hook", "--no-hooks"))
@@ -158,10 +163,20 @@ class Sequence:
         self._method(opts, args, params)
         return self._checked_run(index, step, args, "release", params)
 
+    def flag(self, helm4):
+        """A Helm 4 flag as helm v3 names it."""
+        return {"--rollback-on-failure": "--atomic", "--force-replace": "--force"}.get(helm4, helm4) \
+            if self.helm3 else helm4
+
     def _method(self, opts, args, params):
-        """Helm's ``--server-side`` and the apply strategy that does exactly that (docs/apply-strategies.md)."""
+        """Helm's ``--server-side`` and the apply strategy that does exactly that (docs/apply-strategies.md);
+        against helm v3, ``apply_strategy: helm3`` with Helm 3's readiness rules for ``wait``."""
         side = opts.get("server_side", "auto")
-        if side != "auto":
+        if self.helm3:
+            params["apply_strategy"] = "helm3"
+            if params.get("wait") or params.get("rollback_on_failure"):  # Helm 3's --atomic waits
+                params["wait"] = "legacy"
+        elif side != "auto":
             args.append("--server-side=%s" % side)
             params["apply_strategy"] = "server-side" if side == "true" else "helm3"
 
@@ -170,7 +185,7 @@ class Sequence:
         args = ["rollback", RELEASE] + ([str(step["revision"])] if step["revision"] else [])
         args += ["-n", self.helm_side.namespace, "--timeout", TIMEOUT]
         args += _flags(opts, ("disable_hook", "--no-hooks"), ("wait", "--wait"), ("cleanup_on_fail", "--cleanup-on-fail"),
-                       ("force", "--force-replace"))
+                       ("force", self.flag("--force-replace")))
         params = {"release_name": RELEASE, "release_namespace": self.ours.namespace, "revision": step["revision"],
                   "timeout": TIMEOUT}
         for name in ("disable_hook", "wait", "cleanup_on_fail", "force"):
@@ -190,7 +205,7 @@ class Sequence:
         args += _flags(opts, ("keep_history", "--keep-history"), ("disable_hook", "--no-hooks"), ("wait", "--wait"))
         params = {"release_name": RELEASE, "release_namespace": self.ours.namespace, "release_state": "absent",
                   "purge": not opts.get("keep_history"), "disable_hook": bool(opts.get("disable_hook")),
-                  "wait": bool(opts.get("wait")), "timeout": TIMEOUT}
+                  "wait": ("legacy" if self.helm3 else True) if opts.get("wait") else False, "timeout": TIMEOUT}
         return self._checked_run(index, step, args, "release", params)
 
     def test(self, index, step):
@@ -232,7 +247,11 @@ class Sequence:
             # stored again, its notes as rendered then; helm renders them for the new revision
             self.stale_notes.update(written)
             self.documented.append((index, "notes of the deployed revision kept"))
-        verdict = compare.outcome(step["op"], helms, ours, before, compare.snapshot(self.client, self.helm_side.namespace))
+        verdict = compare.outcome(step["op"], helms, ours, before, compare.snapshot(self.client, self.helm_side.namespace),
+                                  self.helm3)
+        if verdict.stop:
+            self.documented.append((index, verdict.documented))
+            raise SequenceEnds(verdict.documented)
         if verdict.documented and verdict.align:
             self.documented.append((index, verdict.documented))
             compare.align_record(self.client, self.helm_side.namespace, self.ours.namespace)
@@ -241,7 +260,7 @@ class Sequence:
             compare.restore(self.client, self.helm_side.namespace, before)
         elif verdict.problems:
             raise Divergence("\n".join(verdict.problems))
-        else:
+        elif not self.helm3:  # helm v3 prints Helm 3's texts; we print Helm 4's
             compare.same_output(step["op"], helms, ours, self.helm_side.namespace, self.ours.namespace,
                                 self.stale_notes)
         return ours
@@ -256,8 +275,12 @@ class Sequence:
         try:
             for index, step in enumerate(steps):
                 try:
-                    getattr(self, step["op"])(index, step)
-                    compare.same_state(self.client, self.helm_side.namespace, self.ours.namespace, self.stale_notes)
+                    try:
+                        getattr(self, step["op"])(index, step)
+                    except SequenceEnds:
+                        break
+                    compare.same_state(self.client, self.helm_side.namespace, self.ours.namespace, self.stale_notes,
+                                       helm3=self.helm3)
                 except AssertionError as exc:
                     raise Divergence("seed %s step %d (%s): %s\nsteps: %s" % (
                         self.spec["seed"], index, _describe(step), exc,
@@ -314,9 +337,26 @@ def _logged(entry):
         json.dumps(ours)[:1200])
 
 
+def run_together(specs, kubeconfig, helm):
+    """Run ``specs`` at once, one thread each (each waits on helm and on the module processes); raise one
+    Divergence naming every sequence that differed."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(spec):
+        try:
+            run_sequence(spec, kubeconfig, helm)
+        except Divergence as exc:
+            return str(exc)
+        return None
+    with ThreadPoolExecutor(max_workers=len(specs)) as pool:
+        failures = [why for why in pool.map(one, specs) if why]
+    if failures:
+        raise Divergence("\n\n".join(failures))
+
+
 def save_case(spec, why):
     os.makedirs(CASES, exist_ok=True)
-    path = os.path.join(CASES, "seed-%s.json" % spec["seed"])
+    path = os.path.join(CASES, "%sseed-%s.json" % ("helm3-" if spec.get("helm") == 3 else "", spec["seed"]))
     with open(path, "w") as handle:
         json.dump(dict(spec, why=why.splitlines()[0][:300]), handle, indent=1, sort_keys=True)
         handle.write("\n")
@@ -334,12 +374,12 @@ def saved_cases():
     return out
 
 
-def campaign(seeds, kubeconfig, helm, jobs, steps, save=True, report=print, verbose=False):
+def campaign(seeds, kubeconfig, helm, jobs, steps, save=True, report=print, verbose=False, major=4):
     """Run the sequences of ``seeds`` (``jobs`` at a time); returns (identical, total, failures)."""
     from concurrent.futures import ThreadPoolExecutor
 
     def one(seed):
-        spec = differential_gen.sequence(seed, steps)
+        spec = differential_gen.sequence(seed, steps, major)
         try:
             run_sequence(spec, kubeconfig, helm)
         except Exception as exc:  # pylint: disable=broad-except  # a harness error fails its sequence, not the campaign
@@ -359,10 +399,10 @@ def campaign(seeds, kubeconfig, helm, jobs, steps, save=True, report=print, verb
     return len(results) - len(failures), len(results), failures
 
 
-def _helm_from_cache(kubeconfig, home):
+def _helm_from_cache(kubeconfig, home, major=4):
     sys.path.insert(0, os.path.join(ROOT, "scripts", "controlplane.d"))
     import cp_build  # pylint: disable=import-outside-toplevel
-    path = cp_build.binaries()["helm4"]
+    path = cp_build.binaries()["helm%d" % major]
     env = dict(os.environ, KUBECONFIG=kubeconfig, HELM_CONFIG_HOME=os.path.join(home, "config"),
                HELM_CACHE_HOME=os.path.join(home, "cache"), HELM_DATA_HOME=os.path.join(home, "data"))
     env.pop("HELM_NAMESPACE", None)
@@ -377,16 +417,18 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=4)
     parser.add_argument("--no-save", action="store_true", help="do not save failing sequences as cases")
     parser.add_argument("--verbose", action="store_true", help="print what each tool said at each step of a failure")
+    parser.add_argument("--helm", type=int, choices=(3, 4), default=4,
+                        help="compare with helm v4 (HELM4_VERSION) or with helm v3 (HELM3_VERSION, apply_strategy helm3)")
     args = parser.parse_args(argv)
     sys.path.insert(0, os.path.join(ROOT, "scripts", "controlplane.d"))
     import cp_run  # pylint: disable=import-outside-toplevel
     home = tempfile.mkdtemp(prefix="helmless-diff-")
     state = cp_run.start(os.path.join(home, "cp"))
     try:
-        helm = _helm_from_cache(state["kubeconfig"], os.path.join(home, "helm"))
+        helm = _helm_from_cache(state["kubeconfig"], os.path.join(home, "helm"), args.helm)
         seeds = range(args.first_seed, args.first_seed + args.sequences)
         identical, total, _failures = campaign(seeds, state["kubeconfig"], helm, args.jobs, args.steps,
-                                               save=not args.no_save, verbose=args.verbose)
+                                               save=not args.no_save, verbose=args.verbose, major=args.helm)
     finally:
         cp_run.stop(os.path.join(home, "cp"))
         shutil.rmtree(home, ignore_errors=True)

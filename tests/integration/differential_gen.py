@@ -13,7 +13,9 @@ Each step is one operation with its options, as a user would run it with either 
 
 ``mode`` ``faithful`` maps Helm's ``--server-side=true``/``false`` onto ``apply_strategy: server-side``
 / ``helm3`` (hand edits allowed); ``default`` runs ``chart-delta`` with ``server_side: auto`` against
-Helm's default and edits nothing by hand (chart-delta keeps hand edits on purpose, docs/apply-strategies.md).
+Helm's default and edits nothing by hand (chart-delta keeps hand edits on purpose, docs/apply-strategies.md);
+``helm3`` runs ``apply_strategy: helm3`` against helm v3 (no Helm 4 options, no ownership edits: our
+uninstall leaves what another release owns, as Helm 4.3's).
 """
 import random
 
@@ -115,9 +117,13 @@ def _values(rng):
     return values
 
 
+def _side(rng, mode):
+    return {"faithful": rng.choice(("true", "false")), "helm3": "false"}.get(mode, "auto")
+
+
 def _upgrade_options(rng, mode, first):
     opts = {"values_mode": rng.choice(("reset", "reuse", "reset_then_reuse", "default", "default"))}
-    side = rng.choice(("true", "false")) if mode == "faithful" else "auto"
+    side = _side(rng, mode)
     opts["server_side"] = side
     for name, chance in (("take_ownership", 0.15), ("atomic", 0.12), ("cleanup_on_fail", 0.15), ("wait", 0.2),
                          ("disable_hook", 0.12), ("skip_crds", 0.2), ("force_conflicts", 0.15)):
@@ -136,12 +142,12 @@ def _upgrade_options(rng, mode, first):
     return opts
 
 
-def _edit(rng, chart):
+def _edit(rng, chart, mode):
     targets = chart["objects"] + [{"kind": "ConfigMap", "name": "v-" + n} for n in ("one", "two", "three")]
     out = []
     for _ in range(rng.randint(1, 3)):
         target = rng.choice(targets)
-        what = rng.choice(EDITS)
+        what = rng.choice([e for e in EDITS if mode != "helm3" or e not in ("disown", "unlabel")])
         if what == "precreate":
             target = _obj(rng)
             target["name"] = rng.choice(NAMES)
@@ -149,10 +155,12 @@ def _edit(rng, chart):
     return out
 
 
-def sequence(seed, steps=7):
-    """The steps of sequence ``seed``: starts with an install, then random operations."""
+def sequence(seed, steps=7, helm=4):
+    """The steps of sequence ``seed`` for helm ``helm`` (4 or 3): starts with an install, then random operations."""
     rng = random.Random(seed)
     mode = "faithful" if rng.random() < 0.65 else "default"
+    if helm == 3:
+        mode = "helm3"
     chart = first_chart(rng)
     out = [{"op": "upgrade", "chart": chart, "values": _values(rng), "options": _upgrade_options(rng, mode, True),
             "fresh_namespace": rng.random() < 0.15}]
@@ -165,15 +173,15 @@ def sequence(seed, steps=7):
             out.append({"op": "upgrade", "chart": chart, "values": _values(rng),
                         "options": _upgrade_options(rng, mode, False)})
             installed, revisions = True, revisions + 1
-        elif roll < 0.62 and mode == "faithful":
-            out.append({"op": "edit", "edits": _edit(rng, chart)})
+        elif roll < 0.62 and mode != "default":
+            out.append({"op": "edit", "edits": _edit(rng, chart, mode)})
         elif roll < 0.76:
-            side = rng.choice(("true", "false")) if mode == "faithful" else "auto"
+            side = _side(rng, mode)
             opts = {"server_side": side, "disable_hook": rng.random() < 0.12, "wait": rng.random() < 0.2,
                     "cleanup_on_fail": rng.random() < 0.15, "force": side != "true" and rng.random() < 0.1}
             if rng.random() < 0.3:
                 opts["history_max"] = rng.choice((0, 2, 3))
-            if rng.random() < 0.15:
+            if rng.random() < 0.15 and mode != "helm3":
                 opts["description"] = "rolled back by the %s team" % rng.choice(WORDS)
             revision = 0 if rng.random() < 0.5 else rng.randint(1, revisions)
             out.append({"op": "rollback", "revision": revision, "options": opts})
@@ -189,4 +197,4 @@ def sequence(seed, steps=7):
                                                        "disable_hook": rng.random() < 0.12,
                                                        "wait": rng.random() < 0.2}})
             installed = False
-    return {"seed": seed, "mode": mode, "steps": out}
+    return {"seed": seed, "mode": mode, "helm": helm, "steps": out}
