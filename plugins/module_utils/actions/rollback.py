@@ -30,8 +30,8 @@ def rollback(engine, revision, opts):
         return engine.replan(lambda: rollback(engine, revision, opts), last)
     outcome = Outcome("rollback", opts.check_mode)
     if len(opts.description or "") > MAX_DESCRIPTION:
-        raise OperationError("description must be %d characters or less, got %d" % (MAX_DESCRIPTION,
-                                                                                  len(opts.description)))
+        raise OperationError("description must be %d characters or less, got %d"
+                             % (MAX_DESCRIPTION, len(opts.description)))
     target_version = revision or last["version"] - 1
     if target_version < 1:
         raise OperationError("release has no %d version" % target_version)
