@@ -109,9 +109,11 @@ class Claims:
             deadline = time.monotonic() + GONE_WITHIN
             left = [o for o in self.leftovers if self._there(o)]
             while left and time.monotonic() < deadline:
-                time.sleep(0.5)
+                time.sleep(1)
                 left = [o for o in left if self._there(o)]
-            assert not left, "still there %ds after deletion: %s" % (GONE_WITHIN, sorted(left))
+                for obj in left:
+                    self._nudge(obj)
+            assert not left, "still there %ds after deletion: %s" % (GONE_WITHIN, [self._why(o) for o in sorted(left)])
         finally:
             for handle in self.handles:
                 handle.close()
@@ -123,6 +125,28 @@ class Claims:
             raise
         except KubeError:
             pass  # a kind nobody serves (any more): nothing of it is there
+
+    def _nudge(self, obj):
+        """A CRD deleted just after it was served often fails its cleanup with "could not list instances:
+        storage is (re)initializing", and the API server retries it with an exponential backoff (minutes
+        after a few failures). Any change to the CRD but its Terminating condition queues it again at once."""
+        if obj[1] != "CustomResourceDefinition":
+            return
+        live = self.client.get(obj[0], obj[1], obj[3]) or {}
+        if any(c.get("type") == "Terminating" and c.get("reason") == "InstanceDeletionFailed"
+               for c in (live.get("status") or {}).get("conditions") or ()):
+            try:
+                self.client.patch(obj[0], obj[1], obj[3], None, {"metadata": {"annotations": {
+                    "helmless.io/cleanup-retry": str(time.time())}}}, "merge")
+            except ApiError as exc:
+                if not exc.not_found:  # gone meanwhile
+                    raise
+
+    def _why(self, obj):
+        """The object's identity, finalizers and status conditions (what keeps it)."""
+        live = self.client.get(obj[0], obj[1], obj[3], obj[2] or None) or {}
+        return (obj, (live.get("metadata") or {}).get("finalizers"),
+                [(c.get("type"), c.get("status"), c.get("message")) for c in (live.get("status") or {}).get("conditions") or ()])
 
     def _there(self, obj):
         try:

@@ -35,7 +35,8 @@ FAILING = {"istiod": 'in namespace "istio-system": namespaces "istio-system" not
            "opentelemetry-collector": "'image.repository' must be set"}
 MARK = {"helmless.io/upgrade": "1"}
 # values that change some objects of each chart (and no set of objects) for the upgrade
-UPGRADE = {"argo-cd": {"global": {"podAnnotations": MARK}}, "bitnami-postgresql": {"commonLabels": MARK},
+UPGRADE = {"argo-cd": {"global": {"podAnnotations": MARK}}, "bitnami-argo-workflows": {"commonLabels": MARK},
+           "bitnami-postgresql": {"commonLabels": MARK},
            "bitnami-redis": {"commonLabels": MARK}, "grafana": {"replicas": 2},
            "ingress-nginx": {"commonLabels": MARK}, "jenkins": {"controller": {"podAnnotations": MARK}},
            "kube-prometheus-stack": {"commonLabels": MARK}, "kubernetes-dashboard": {"app": {"labels": MARK}},
