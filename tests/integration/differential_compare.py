@@ -329,6 +329,10 @@ def outcome(op, helms, ours, before, after, helm3=False):
         # Deliberate (docs/helm-differences.md "apply_strategy helm3 against helm v3"): the sequence ends here
         verdict.documented, verdict.stop = "helm v3 cannot update an object the last revision did not have", True
         return verdict
+    if helm3 and not helm_ok and our_ok and re.search(r"Error: warning: Hook .* already exists", helms["stderr"], re.S):
+        # Deliberate (same section): our uninstall hooks are applied server-side, as Helm 4's, over one left there
+        verdict.documented, verdict.stop = "helm v3 cannot create a hook that is still there", True
+        return verdict
     if op == "uninstall" and our_ok and not ours.get("changed"):
         if helm_ok or not re.search(r"not found|already deleted", helms["stderr"]):
             verdict.problems.append("ours: nothing to uninstall; helm: rc %d %s" % (helms["rc"], _error(helms["stderr"])))

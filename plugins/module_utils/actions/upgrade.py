@@ -8,8 +8,8 @@ Statuses, descriptions and revision bookkeeping follow Helm's pkg/action so `hel
 from ..kube.errors import ApiError, KubeError
 from ..plan.manifest import ManifestError, parse_manifest
 from ..plan.planner import Change, Plan, PlanError, assigned_marked
-from ..release.model import (DEPLOYED, FAILED, PENDING_INSTALL, PENDING_UPGRADE, SUPERSEDED, first_deployed, now,
-                             release_record, set_status, status)
+from ..release.model import (DEPLOYED, FAILED, PENDING_INSTALL, PENDING_UPGRADE, SUPERSEDED, UNINSTALLED,
+                             first_deployed, now, release_record, set_status, status)
 from ..release.storage import SYSTEM_LABELS, Storage, StorageError
 from .base import Moved, OperationError, Options, apply_method, custom_labels, refuse_option_pairs
 from .executor import ExecuteError, apply_changes, install_crds, wait_for
@@ -54,6 +54,11 @@ def _present(engine, inp, opts):
         current = last
     install = current is None
     outcome = Outcome("install" if install else "upgrade", opts.check_mode)
+    if install and last is not None and status(last) != UNINSTALLED:
+        # helm upgrade --install installs only over no history or an uninstalled one (an uninstall that
+        # failed halfway leaves its revision uninstalling, which neither install nor upgrade takes)
+        raise OperationError('%s"%s" has no deployed releases' % (UPGRADE_FAILED, engine.name),
+                             Outcome("upgrade", opts.check_mode))
     labels = release_labels(None if install else current, opts.labels, outcome, install)  # refused before any write
     version = last["version"] + 1 if last else 1
     try:
