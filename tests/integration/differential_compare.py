@@ -424,11 +424,24 @@ def restore(kube, namespace, before):
     for key, obj in before.raw_objects.items():  # content and field managers as they were (both honored as sent)
         if key not in now.raw_objects:
             kube.create(_strip(obj, ("namespace", "managedFields")), namespace)
+        elif now.objects[key] != before.objects[key] and obj["kind"] == "Pod":  # a pod's spec cannot change
+            kube.delete("v1", "Pod", obj["metadata"]["name"], namespace)
+            _gone(kube, "v1", "Pod", obj["metadata"]["name"], namespace)
+            kube.create(_strip(obj), namespace)
+            for _time in range(2):  # then its field managers, as below
+                _replace(kube, namespace, obj)
         elif now.objects[key] != before.objects[key]:
             # twice: the first update gives the fields it changes to its own manager, the second (changing
             # nothing) sets the field managers exactly as sent
             for _time in range(2):
                 _replace(kube, namespace, obj)
+
+
+def _gone(kube, api_version, kind, name, namespace, attempts=100):
+    for _attempt in range(attempts):
+        if kube.get(api_version, kind, name, namespace) is None:
+            return
+        time.sleep(0.2)
 
 
 def _replace(kube, namespace, obj, attempts=20):
