@@ -7,6 +7,7 @@ import datetime
 import re
 
 from ...govalue.strconv import go_quote
+from ...errors import HelmlessError
 from . import der
 
 OID_DSA = "1.2.840.10040.4.1"
@@ -27,7 +28,7 @@ _CURVES = {  # named curve OID: (bits, field prime, b of y^2 = x^3 - 3x + b, ele
 }
 
 
-class CertificateError(ValueError):
+class CertificateError(HelmlessError, ValueError):
     """A ParseCertificate error; ``str`` is Go's text."""
 
 

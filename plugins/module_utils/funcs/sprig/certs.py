@@ -18,6 +18,7 @@ from ...govalue.signature import go_signature
 from ...govalue.strconv import go_quote
 from ...govalue.values import GoStruct
 from ._go import to_bytes, from_bytes
+from ...errors import HelmlessError
 from . import certparse, der, keys
 from .encoding import _b64_decode, CorruptInput
 
@@ -45,7 +46,7 @@ class Certificate(GoStruct):
         self.Cert, self.Key = cert, key
 
 
-class _CertError(ValueError):
+class _CertError(HelmlessError, ValueError):
     """An error of x509.CreateCertificate, which Sprig prefixes."""
 
 

@@ -5,8 +5,10 @@ keys into (PKCS #1, SEC 1, PKCS #8 and Sprig's DSA format), with Go's error text
 a chart's bad key must fail with the message Helm prints. The encoders write the
 certificate fields exactly as ``x509.CreateCertificate`` marshals them."""
 
+from ...errors import HelmlessError
 
-class Asn1Error(ValueError):
+
+class Asn1Error(HelmlessError, ValueError):
     """An ``encoding/asn1`` error; ``str`` is Go's ``err.Error()``."""
 
 
