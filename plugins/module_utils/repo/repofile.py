@@ -152,9 +152,11 @@ def add_repository(entry, force_update=False, check_mode=False, config=None, cac
         existing = find_entry(doc, name)
         index_path = paths.index_file(name, cache)
         if existing is not None and not force_update:
-            if existing["url"] != entry["url"]:
+            if existing["url"].rstrip("/") != entry["url"].rstrip("/"):
                 raise RepoError("repository name (%s) already exists with URL %s, not %s: set force_update to "
                                 "replace it" % (name, existing["url"], entry["url"]))
+            # the same repository, trailing slash aside, as kubernetes.core 6.6's helm_repository sees it: kept as stored
+            entry = dict(entry, url=existing["url"])
             if existing == entry and os.path.exists(index_path):
                 return False, '"%s" already exists with the same configuration, skipping' % name
         if check_mode:
