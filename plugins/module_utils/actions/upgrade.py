@@ -59,7 +59,8 @@ def _present(engine, inp, opts):
         # failed halfway leaves its revision uninstalling, which neither install nor upgrade takes)
         raise OperationError('%s"%s" has no deployed releases' % (UPGRADE_FAILED, engine.name),
                              Outcome("upgrade", opts.check_mode))
-    labels = release_labels(None if install else current, opts.labels, outcome, install)  # refused before any write
+    # merged over the last revision's labels, as Helm's (a failed rollback's revision has its target's)
+    labels = release_labels(None if install else last, opts.labels, outcome, install)  # refused before any write
     version = last["version"] + 1 if last else 1
     try:
         target = parse_manifest(inp.manifest)
