@@ -55,21 +55,24 @@ def source_digest(modules):
 def tree_digest(package):
     """Hash of every source file under ``package`` (a package module), importing none of them: on disk by
     path, size and modification time, in the task's zip by name, size and CRC-32 (the zip's directory
-    holds them); None when it cannot tell. A cache of what code anywhere in a tree computes is keyed by it."""
+    holds them); None when it cannot tell, or lists no source (a key every such tree shared would let one
+    version's cached results stand for another's). A cache of what code anywhere in a tree computes is keyed by it."""
     root = package.__path__[0]
     archive, sep, inner = root.partition(".zip" + os.sep)
     importer = _zip_importer(archive + ".zip") if sep else None
-    files = getattr(importer, "_files", None)
-    parts = []
-    if files is not None:
+    if importer is None:
+        parts = source_stats(root)
+    else:
+        files = _zip_listing(importer)
+        if files is None:
+            return None
         prefix = inner + os.sep
         try:
-            for name in sorted(n for n in files if n.startswith(prefix) and n.endswith(".py")):
-                parts.append("%s %d %d" % (name, files[name][3], files[name][7]))  # zipimport's entry tuple
+            parts = ["%s %d %d" % (name, files[name][3], files[name][7])  # zipimport's entry tuple: size, CRC-32
+                     for name in sorted(n for n in files if n.startswith(prefix) and n.endswith(".py"))]
         except (IndexError, TypeError):  # another Python's zipimport: the tree's version is unknown
             return None
-        return digest(*parts)
-    return digest(*source_stats(root))
+    return digest(*parts) if parts else None
 
 
 def source_stats(root):
@@ -170,7 +173,7 @@ class CachedZipFinder:
         tail = fullname.rpartition(".")[2]
         for entry in sys.path if path is None else path:
             importer = _zip_importer(entry)
-            files = getattr(importer, "_files", None)
+            files = _zip_listing(importer)
             if files is None:
                 continue
             base = importer.prefix + tail
@@ -201,6 +204,15 @@ def _zip_importer(entry):
         return None
     sys.path_importer_cache[entry] = importer
     return importer
+
+
+def _zip_listing(importer):
+    """The zip's entries as ``importer`` read them (name: zipimport's entry tuple), or None on a Python whose
+    zipimport keeps them elsewhere. Python 3.13 replaced the ``_files`` attribute with ``_get_files()``; reading
+    only the attribute there found nothing, so no module loaded through the cache and every zip tree hashed alike."""
+    get_files = getattr(importer, "_get_files", None)
+    files = get_files() if callable(get_files) else getattr(importer, "_files", None)
+    return files if isinstance(files, dict) else None
 
 
 def install(store=None):

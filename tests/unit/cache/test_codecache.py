@@ -116,3 +116,14 @@ def test_the_source_digest_of_a_file_module_changes_when_its_file_changes(tmp_pa
     (tmp_path / "versioned_mod.py").write_text("VALUE = 2\n")  # same size: the modification time tells
     os.utime(tmp_path / "versioned_mod.py", ns=(stat.st_atime_ns, stat.st_mtime_ns + 10 ** 9))
     assert codecache.source_digest(["versioned_mod"]) != first
+
+
+def test_a_tree_with_no_source_to_list_has_no_code_version_rather_than_one_every_such_tree_shares(tmp_path):
+    module = type(sys)("pkg")
+    module.__path__ = [str(tmp_path / "absent")]
+    assert codecache.tree_digest(module) is None
+    archive = tmp_path / "payload.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("ns/other/__init__.py", "")
+    module.__path__ = [os.path.join(str(archive), "ns", "pkg")]
+    assert codecache.tree_digest(module) is None
