@@ -80,13 +80,17 @@ class ReleaseContext:
     def history(self):
         return self.storage.history(self.name)
 
-    def planner(self, opts, method, operation="install"):
-        """The planner of an ``install``, ``update`` or ``rollback`` (which, as Helm's, takes over the objects
-        of the revision it returns to whoever owns them now)."""
+    def planner(self, opts, method, operation="install", current=None):
+        """The planner of an ``install``, ``update`` (from revision ``current``) or ``rollback`` (which, as
+        Helm's, takes over the objects of the revision it returns to whoever owns them now). Helm 4's
+        upgrade moves our client-side field ownership to server-side apply only when ``current`` was applied
+        client-side (upgrade.go: the deployed revision's method, not the last one's); its install and rollback
+        always do."""
         planner = Planner(self.client, self.openapi, self.name, self.namespace, opts.strategy,
                           opts.take_ownership or operation == "rollback", opts.force, opts.force_conflicts,
                           method=method)
         planner.operation = operation
+        planner.fold_client_side = operation != "update" or (current or {}).get("apply_method", "csa") in ("", "csa")
         return planner
 
     def pending(self, last):

@@ -77,7 +77,7 @@ def _present(engine, inp, opts):
     crd_changes, pending_kinds = _plan_crds(engine, inp, install, opts, method)
     trusted = current is not None and status(current) == DEPLOYED and not recover
     try:
-        planned = engine.planner(opts, method, "install" if install else "update").plan(
+        planned = engine.planner(opts, method, "install" if install else "update", current).plan(
             previous, target, pending_kinds=pending_kinds, missing_is_drift=trusted,
             new_namespaces=[engine.namespace] if plan.namespace_create else ())
     except (PlanError, KubeError) as exc:

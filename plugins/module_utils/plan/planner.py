@@ -111,6 +111,9 @@ class Planner:
     ``csa`` (create and patch, Helm 3's way); helm3 is csa only and server-side ssa only."""
 
     operation = "install"  # Helm's word for the operation in its ownership refusal: install or update
+    # fold our client-side managedFields entry into the Apply one before applying (Helm 4 does for an install
+    # and a rollback, and for an upgrade whose current revision was applied client-side)
+    fold_client_side = True
 
     def __init__(self, client, openapi, release, namespace, strategy="chart-delta", take_ownership=False,
                  force=False, force_conflicts=False, workers=16, method=None):
@@ -342,7 +345,7 @@ class Planner:
         the fields the chart did not change that someone else has taken over since (chart-delta: those
         stay theirs, the rest is the chart's and forced; with no ① — an object taken over — all of ③)."""
         manager = self.client.field_manager
-        upgrade = bool(csa_entries(live, manager))
+        upgrade = self.fold_client_side and bool(csa_entries(live, manager))
         settled = not upgrade and prev is not None and _same(prev.obj, res.obj)  # the chart did not change it
         if settled and _subset(target, live):
             # The usual no-op: all of ③ is live already, so what keep_theirs would leave of it is too.
