@@ -18,26 +18,53 @@ from ..regexcache import regex
 # PyYAML, its parser and event classes: bound by _bind() on first use, so this module imports without
 # PyYAML (the modules then report the missing library, see ansible/requirements.py). Module globals keep
 # the event loop's class checks as cheap as before.
-_yaml = _parser_class = None
+_yaml = _parser_class = _deep_parser_class = None
 _SCALAR = _ALIAS = _MAP_START = _SEQ_START = _MAP_END = _SEQ_END = _DOC_START = _DOC_END = _STREAM_END = None
 
 
 def _bind():
-    global _yaml, _parser_class, _SCALAR, _ALIAS, _MAP_START, _SEQ_START, _MAP_END, _SEQ_END
+    global _yaml, _parser_class, _deep_parser_class, _SCALAR, _ALIAS, _MAP_START, _SEQ_START, _MAP_END, _SEQ_END
     global _DOC_START, _DOC_END, _STREAM_END
     # lazy: module_utils import without PyYAML (ansible/libraries.py)
     import yaml
     from yaml import events
 
     try:
-        from yaml._yaml import CParser as parser_class
+        from yaml import _yaml as ext
+        parser_class = ext.CParser
     except ImportError:  # PyYAML without libyaml: same events, slower
         parser_class = yaml.BaseLoader
+    else:
+        get_level = getattr(ext, "_get_max_nest_level", None)  # PyYAML >= 6.0.4
+        if get_level is not None and get_level() != -1:  # libyaml >= 0.2.6 limits nesting
+            _deep_parser_class = _deep_parser(parser_class, get_level, ext._set_max_nest_level)
     _SCALAR, _ALIAS = events.ScalarEvent, events.AliasEvent
     _MAP_START, _SEQ_START = events.MappingStartEvent, events.SequenceStartEvent
     _MAP_END, _SEQ_END = events.MappingEndEvent, events.SequenceEndEvent
     _DOC_START, _DOC_END, _STREAM_END = events.DocumentStartEvent, events.DocumentEndEvent, events.StreamEndEvent
     _yaml, _parser_class = yaml, parser_class
+
+
+# libyaml 0.2.6 (PyYAML 6.0.4's wheels) refuses more than 1000 nested block indents and flow levels together,
+# with this text; go-yaml v2 allows 10000 of each (MAX_DEPTH below).
+_LIBYAML_NESTING = "exceeded maximum nesting depth"
+
+
+def _deep_parser(base, get_level, set_level):
+    """A libyaml parser that reads each event with the nesting limit go-yaml needs.
+
+    The limit is process-wide (PyYAML's own loaders rely on it against deep recursion), so it is
+    raised only for the duration of each event and restored at once; the parser is used only for
+    a text the default limit refused."""
+    def get_event(self):
+        saved = get_level()
+        set_level(max(saved, 2 * MAX_DEPTH))
+        try:
+            return base.get_event(self)
+        finally:
+            set_level(saved)
+
+    return type("DeepParser", (base,), {"get_event": get_event})
 
 
 _T = "tag:yaml.org,2002:"
@@ -135,6 +162,8 @@ _SLASH_ESCAPE = regex(r"(?<!\\)(?:\\\\)*\\/")
 
 
 MAX_DEPTH = 10000
+_BREAKS = "\r\n\x85\u2028\u2029"
+_BLANKS = " \t" + _BREAKS
 
 
 class _Decoder(object):
@@ -142,6 +171,7 @@ class _Decoder(object):
 
     def __init__(self, parser, text):
         self.parser = parser
+        self.source = text
         self.text = text if "\\/" in text else None
         self.late = None  # first error of the JSON conversion step (after YAML decoding)
 
@@ -200,6 +230,8 @@ class _Decoder(object):
                             count -= 1
                             stack[-1][3] = _MERGEKEY
                             continue
+                        if not value and stack and stack[-1][3] is _NOKEY and stack[-1][0].__class__ is dict:
+                            self._explicit_key(ev)
                         raw = resolve_plain(value)
                     else:
                         if text is not None and style == '"':
@@ -272,6 +304,54 @@ class _Decoder(object):
                     container[top[3]] = value
                 top[3] = _NOKEY
 
+    def drain(self):
+        """Parse to the end of the current document (its syntax errors win over decode errors)."""
+        get = self.parser.get_event
+        prev = None
+        while True:
+            ev = get()
+            cls = ev.__class__
+            if cls is _DOC_END:
+                return
+            if cls is _SCALAR and prev is _MAP_START and not ev.value and not ev.style and ev.tag is None:
+                self._explicit_key(ev)
+            prev = cls
+
+    def _explicit_key(self, ev):
+        """go-yaml v2's reading of ``[?]``, where libyaml 0.2.6 (PyYAML 6.0.4's wheels) differs.
+
+        After the ``?`` of a pair in a flow sequence, libyaml 0.2.6 leaves a ``]`` to close the
+        sequence (an empty key at the ``]``); go-yaml, a port of libyaml 0.2.5, takes that ``]`` as
+        the key's token and goes on in the sequence it still reads as open, so it fails at the next
+        token unless that is ``,``, ``]`` or ``:``; after those it reads on in a sequence libyaml 0.2.6
+        has closed, which is left as libyaml 0.2.6 reads it.
+        """
+        text = self.source
+        at = ev.start_mark.index + (text[:1] == "\ufeff")  # libyaml's marks do not count a BOM
+        if at >= len(text) or text[at] != "]" or text[at - 1] in ":,]":  # after : , ] the empty key is theirs
+            return
+        end = len(text)
+        nxt = at + 1
+        while nxt < end and (text[nxt] in _BLANKS or text[nxt] == "#"):
+            if text[nxt] == "#":
+                while nxt < end and text[nxt] not in _BREAKS:
+                    nxt += 1
+            else:
+                nxt += 1
+        if nxt < end and text[nxt] in ",]:":
+            return
+        try:  # the value, the pair's and the sequence's ends, then what scanning that token says
+            for _step in range(4):
+                self.parser.get_event()
+        except _yaml.scanner.ScannerError:
+            raise
+        except _yaml.YAMLError:
+            pass
+        line = ev.start_mark.line + _breaks(text[at:nxt])
+        if nxt == end and text[-1:] not in _BREAKS:
+            line += 1  # the end of the stream is on a line of its own
+        raise _located(line, "did not find expected ',' or ']'")
+
     def _slash_escape(self, ev):
         start = ev.start_mark.index
         m = _SLASH_ESCAPE.search(self.text, start, ev.end_mark.index)
@@ -307,15 +387,21 @@ def _parse_error(exc):
         line = pm.line + (1 if isinstance(exc, _yaml.scanner.ScannerError) else 0)
     elif cm is not None and cm.line != 0:
         line = cm.line
+    if problem == _LIBYAML_NESTING:  # beyond the deep parser's limit: go-yaml stops at MAX_DEPTH
+        problem = "exceeded max depth of %d" % MAX_DEPTH
+    return _located(line, problem)
+
+
+def _located(line, problem):
+    """Go's error text for a problem at a 1-based line (0 when Go names none)."""
     if line:
         return YAMLError("yaml: line %d: %s" % (line, problem), line=line)
     return YAMLError("yaml: " + problem)
 
 
-def _drain(parser):
-    """Parse to the end of the current document (its syntax errors win over decode errors)."""
-    while not isinstance(parser.get_event(), _DOC_END):
-        pass
+def _breaks(text):
+    """Line breaks as libyaml counts them (CR LF is one)."""
+    return sum(text.count(c) for c in _BREAKS) - text.count("\r\n")
 
 
 def _text(text):
@@ -344,7 +430,24 @@ def iter_documents(text):
     text = _text(text)
     if _yaml is None:
         _bind()
-    parser = _parser_class(text)
+    done = 0
+    parser_class = _parser_class
+    while True:
+        try:
+            for item in _documents(parser_class(text), text, done):
+                yield item
+                done += 1
+            return
+        except _Deeper:  # read again past libyaml's default nesting limit, from the refused document
+            parser_class = _deep_parser_class
+
+
+class _Deeper(Exception):
+    """libyaml refused the nesting with its default limit, below go-yaml's."""
+
+
+def _documents(parser, text, skip):
+    """The documents of ``text`` after the first ``skip`` (read already)."""
     try:
         while True:
             try:
@@ -353,15 +456,23 @@ def iter_documents(text):
                     return
                 if not isinstance(ev, _DOC_START):
                     continue
+                if skip:
+                    skip -= 1
+                    while not isinstance(parser.get_event(), _DOC_END):
+                        pass
+                    continue
                 if ev.version is not None and tuple(ev.version) != (1, 1):
                     raise _incompatible(text)
                 dec = _Decoder(parser, text)
                 try:
                     value = dec.document()
                 except _Fail as fail:
-                    _drain(parser)
+                    dec.drain()
                     raise YAMLError("yaml: " + str(fail))
             except _yaml.YAMLError as exc:
+                if getattr(exc, "problem", None) == _LIBYAML_NESTING and _deep_parser_class is not None \
+                        and not isinstance(parser, _deep_parser_class):
+                    raise _Deeper()
                 raise _parse_error(exc)
             yield value, dec.late
     finally:

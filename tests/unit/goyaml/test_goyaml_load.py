@@ -1,5 +1,9 @@
 """YAML loading (values files, fromYaml) equals real Helm's, errors included."""
+import contextlib
+import sys
+
 import pytest
+import yaml
 
 from ansible_collections.helmless.core.plugins.module_utils import goyaml
 from goyaml_cases import WORDS, MULTILINE
@@ -72,6 +76,9 @@ def documents():
         "\"quoted key\": 1\n'single key': 2\n", "a: [b, 'c', \"d\", {e: f}, [g]]\n",
         # %#v of a string key in "invalid map key" is strconv.Quote: \a, \u0080, \v.
         '? {"\\a\\x80\\u00e9": 1}\n: b\n', '? ["\\b\\v\\f"]\n: b\n',
+        # go-yaml (libyaml 0.2.5) takes the "]" after "?" in a flow sequence as the key's token (libyaml 0.2.6 does not).
+        "k: [?]\nb: 1\n", "a:\n  b: [?]\nc: 1\n", "k: {a: [?]}\n", "\ufeffk: [? ]", "k: [? # c\n ]\n  # d\n",
+        "k: [?] @x", "k: [?]\r\n\r\n", "x: 1\nk: [?] #c", "- [?]\n---\nb: 1\n", "k: [?:]", "k: [? ,]", "k: [? :x]",
     ]
 
 
@@ -180,3 +187,65 @@ def test_from_functions_return_what_helm_returns(helm_from, i):
     """fromYaml, fromYamlArray, fromJson, fromJsonArray of one text (results via toJson)."""
     ours = {f: _from(f, FROM_TEXTS[i]) for f in FROM_FUNCS}
     assert ours == {f: helm_from[(i, f)] for f in FROM_FUNCS}
+
+
+def _flow(depth):
+    return "a: %s%s\n" % ("[" * depth, "]" * depth)
+
+
+DEEP = {
+    "flow sequences 1500 deep": _flow(1500),
+    "block mappings 1200 deep": "".join(" " * i + "k:\n" for i in range(1200)) + " " * 1200 + "v\n",
+    "flow mappings under block sequences": "a:\n" + "- " * 600 + "{a: " * 600 + "x" + "}" * 600 + "\n",
+    "beyond go-yaml's depth": _flow(10001),
+    "beyond twice go-yaml's depth": _flow(25000),
+}
+
+
+@contextlib.contextmanager
+def _deep_recursion():
+    """Compare and carry (JSON) values nested deeper than Python's default recursion limit."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 30000))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+@pytest.mark.parametrize("case", sorted(DEEP))
+def test_load_reads_deeply_nested_documents_as_helm_does(case):
+    """go-yaml allows 10000 flow levels and 10000 indents; libyaml 0.2.6 (PyYAML 6.0.4) stops at 1000 by default."""
+    text = DEEP[case]
+    with _deep_recursion():
+        helm = values_from_yaml(text)
+        ours = _ours(text)
+        same = _same(ours, helm)
+    assert same, (case, ours if isinstance(ours, tuple) else "a value", helm if isinstance(helm, tuple) else "a value")
+
+
+def test_load_all_reads_a_deep_document_after_shallow_ones_as_helm_reads_each():
+    docs = ["a: 1\n", "b: [x]\n", _flow(1500), "c: 2\n"]
+    with _deep_recursion():
+        helm = [values_from_yaml(d) for d in docs]
+        ours = goyaml.load_all("---\n".join(docs))
+        same = len(ours) == len(helm) and all(_same(o, h) for o, h in zip(ours, helm))
+    assert same, [len(ours), len(helm)]
+
+
+def _pyyaml_refuses(text):
+    try:
+        for _event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+            pass
+    except yaml.YAMLError as exc:
+        return str(exc)
+    return None
+
+
+def test_reading_a_deep_document_leaves_pyyamls_own_nesting_limit_as_it_was():
+    """libyaml's limit is process-wide and guards PyYAML's recursive loaders (Ansible's among them)."""
+    text = _flow(1500)
+    before = _pyyaml_refuses(text)
+    with _deep_recursion():
+        goyaml.load(text)
+    assert _pyyaml_refuses(text) == before
