@@ -1,6 +1,9 @@
 """The kube client's own HTTP layer (kube/http.py) against the real API server: a kubeconfig's proxy-url
-(one CONNECT tunnel, kept alive across requests) and its tls-server-name."""
-import select
+(one CONNECT tunnel, kept alive across requests, also once the process has more than 1024 files open) and its
+tls-server-name."""
+import os
+import resource
+import selectors
 import socket
 import threading
 
@@ -29,15 +32,18 @@ def tunnel():
         host, port = line.split()[1].rsplit(":", 1)
         upstream = socket.create_connection((host, int(port)))
         client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
-        while True:
-            ready, _w, _x = select.select([client, upstream], [], [], 10)
-            if not ready:
-                return
-            for sock in ready:
-                data = sock.recv(65536)
-                if not data:
+        with selectors.DefaultSelector() as selector:  # not select.select: descriptors past 1024 are fine
+            selector.register(client, selectors.EVENT_READ, upstream)
+            selector.register(upstream, selectors.EVENT_READ, client)
+            while True:
+                ready = selector.select(10)
+                if not ready:
                     return
-                (upstream if sock is client else client).sendall(data)
+                for key, _mask in ready:
+                    data = key.fileobj.recv(65536)
+                    if not data:
+                        return
+                    key.data.sendall(data)
 
     def accept():
         while True:
@@ -49,6 +55,24 @@ def tunnel():
     threading.Thread(target=accept, daemon=True).start()
     yield "http://127.0.0.1:%d" % server.getsockname()[1], seen
     server.close()
+
+
+@pytest.fixture
+def past_1024_files():
+    """More than 1024 descriptors open, so the sockets opened next are numbered past what select() can watch
+    (FD_SETSIZE), as in a long-running controller."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 2048
+    if soft < wanted:
+        assert hard == resource.RLIM_INFINITY or hard >= wanted, "this test needs RLIMIT_NOFILE of %d" % wanted
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    held = [os.open(os.devnull, os.O_RDONLY)]
+    while held[-1] <= 1024:
+        held.append(os.open(os.devnull, os.O_RDONLY))
+    yield
+    for fd in held:
+        os.close(fd)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 def _config(kubeconfig, **cluster):
@@ -65,6 +89,15 @@ def test_a_proxy_url_tunnels_every_request_through_one_kept_alive_connect(kubeco
     assert any(ns["metadata"]["name"] == "default" for ns in client.list("v1", "Namespace"))
     server = _config(kubeconfig)["clusters"][0]["cluster"]["server"].split("//", 1)[1]
     assert seen == ["CONNECT %s HTTP/1.0" % server]
+
+
+def test_the_proxy_tunnel_is_kept_alive_when_the_process_has_more_than_1024_files_open(kubeconfig, tunnel,
+                                                                                       past_1024_files):
+    url, seen = tunnel
+    client = KubeClient(load_connection(_config(kubeconfig, **{"proxy-url": url})))
+    for _attempt in range(3):
+        assert client.request("GET", "/version")["gitVersion"]
+    assert len(seen) == 1, seen
 
 
 def test_tls_server_name_is_the_name_the_certificate_is_checked_against(kubeconfig):

@@ -252,7 +252,9 @@ def _dropped(conn):
     if sock is None:
         return True
     try:
-        readable, _w, _x = select.select([sock], [], [], 0)
+        poller = select.poll()  # select.select refuses descriptors past 1024, which a long-lived controller reaches
+        poller.register(sock, select.POLLIN)
+        ready = poller.poll(0)
     except (OSError, ValueError):
         return True
-    return bool(readable)  # an idle connection has nothing to read unless the server closed it
+    return bool(ready)  # an idle connection has nothing to read (nor a hang-up) unless the server closed it
