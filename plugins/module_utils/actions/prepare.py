@@ -13,7 +13,8 @@ from ..chart.loader import load_chart
 from ..chart.model import Chart
 from ..chart.values import coalesce_tables, coalesce_values
 from ..kube.errors import KubeError
-from ..release.model import DEPLOYED, UNINSTALLED, description, status
+from ..release.model import DEPLOYED, FAILED, PENDING, SUPERSEDED, UNINSTALLED, description, status
+from .base import OperationError
 from ..render import RenderError, merge_user_values, render_release
 from .inputs import from_record, from_render
 from .sameness import differs, record_of, same_content
@@ -50,6 +51,9 @@ def prepare(engine, request, progress):
     installed = current is not None and status(current) != UNINSTALLED
     try:
         config = merge_user_values(request.values, request.values_files, request.set_values)
+        if not deployed and history and status(history[-1]) not in (FAILED, SUPERSEDED, UNINSTALLED) + PENDING:
+            # e.g. left uninstalling by a failed uninstall: helm upgrade refuses it before it renders
+            raise OperationError('%s"%s" has no deployed releases' % (UPGRADE_FAILED, request.name))
         chart = request.chart
         if installed and not request.reset_values:
             config, chart = reused_values(request, current, config)

@@ -248,8 +248,12 @@ def _fail(engine, rel, exc, opts, outcome, install, changes=()):
         message = engine.cleanup_created(changes, opts, message, "upgrade")
     if opts.atomic and install:
         opts.progress("atomic", "uninstalling the failed install")
-        uninstall_records(engine, Options(purge=True, timeout=opts.timeout, disable_hook=opts.disable_hook,
-                                          wait=opts.wait, progress=opts.progress), rel)
+        try:
+            uninstall_records(engine, Options(purge=True, timeout=opts.timeout, disable_hook=opts.disable_hook,
+                                              wait=opts.wait, progress=opts.progress), rel)
+        except OperationError as uninstall_exc:
+            raise OperationError("an error occurred while uninstalling the release. original install error: %s: %s"
+                                 % (message, uninstall_exc), outcome) from uninstall_exc
         raise OperationError("release %s failed, and has been uninstalled due to rollback-on-failure being "
                              "set: %s" % (engine.name, message), outcome)
     good = [r for r in engine.storage.history(engine.name, refresh=True) if status(r) in (DEPLOYED, SUPERSEDED)]
