@@ -36,6 +36,14 @@ def csa_entries(live, manager):
             if e.get("manager") == manager and e.get("operation") == "Update" and _main(e)]
 
 
+def manager_fields(obj, manager):
+    """What ``manager`` owns on ``obj``, entry by entry (operation, API version, subresource, fields), without
+    the entries' times: a server-side apply that takes over fields of equal value changes only this."""
+    return sorted((e.get("operation") or "", e.get("apiVersion") or "", e.get("subresource") or "",
+                   json.dumps(e.get("fieldsV1") or {}, sort_keys=True))
+                  for e in ((obj or {}).get("metadata") or {}).get("managedFields") or [] if e.get("manager") == manager)
+
+
 def upgraded_managed_fields(live, manager):
     """client-go csaupgrade.UpgradeManagedFields for one manager name: ``manager``'s Update entry folds
     into its Apply entry (same API version) or becomes it; None when nothing changes."""

@@ -13,7 +13,7 @@ from .manifest import (Resource, keeps_resource, ownership_problem, sort_resourc
                        RESOURCE_POLICY, UNINSTALL_ORDER)
 from ..errors import HelmlessError
 from .changes import refusal_fields
-from .fields import ASSIGNED, csa_entries, keep_theirs, owned_fields
+from .fields import ASSIGNED, csa_entries, keep_theirs, manager_fields, owned_fields
 from .patch import drift, three_way, two_way
 from ..regexcache import regex
 
@@ -345,8 +345,11 @@ class Planner:
         the fields the chart did not change that someone else has taken over since (chart-delta: those
         stay theirs, the rest is the chart's and forced; with no ① — an object taken over — all of ③)."""
         manager = self.client.field_manager
-        upgrade = self.fold_client_side and bool(csa_entries(live, manager))
-        settled = not upgrade and prev is not None and _same(prev.obj, res.obj)  # the chart did not change it
+        mixed = bool(csa_entries(live, manager))  # we also own fields client-side (an Update entry)
+        upgrade = self.fold_client_side and mixed
+        # the chart did not change it; when mixed and not folded, an apply may still give fields of equal
+        # value to our Apply entry (the dry run shows it)
+        settled = not mixed and prev is not None and _same(prev.obj, res.obj)
         if settled and _subset(target, live):
             # The usual no-op: all of ③ is live already, so what keep_theirs would leave of it is too.
             return Change("unchanged", res, ns, before=live, after=live, drift_paths=paths)
@@ -392,7 +395,9 @@ class Planner:
                 continue
             if change.before is None:
                 change.after = assigned_marked(answer, change.body) if answer is not None else change.body
-            elif normalized(answer) == normalized(change.before) and not change.upgrade:
+            elif (normalized(answer) == normalized(change.before) and not change.upgrade
+                  and (change.action != "apply" or manager_fields(answer, self.client.field_manager)
+                       == manager_fields(change.before, self.client.field_manager))):
                 change.action, change.after = "unchanged", change.before
             else:
                 change.after = answer
