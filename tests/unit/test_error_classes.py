@@ -30,6 +30,7 @@ SIGNALS = {
     "gotemplate.exec._Break",  # {{break}}
     "gotemplate.exec._Continue",  # {{continue}}
     "gotemplate.parser._Fallback",  # an action the fast path cannot parse: the token path parses it
+    "goyaml.loader._Deeper",  # libyaml refused the nesting depth: the document is read again with a raised limit
     "goyaml.loader._Fail",  # a decode error go-yaml reports only if the document parses
     "kube.blockyaml._Outside",  # a kubeconfig outside the block subset: PyYAML reads it
     "kube.http.ProtocolError",  # an answer that is not HTTP/1.x: the kube client retries where safe, then reports it

@@ -33,7 +33,9 @@ def test_a_render_leaves_nothing_in_the_youngest_generation_and_collection_back_
     found = _render_in_child(False)
     assert found["enabled"]
     assert found["young"] < 5000  # without it some 40000 survivors of the render stay young
-    assert found["frozen_after"] == found["frozen_before"] == 0
+    # Nothing stays frozen. Python 3.12 starts with a few hundred of its own objects in the permanent
+    # generation (frozen_before); the render's unfreeze returns those to the oldest generation too.
+    assert found["frozen_after"] == 0
 
 
 def test_a_one_task_process_freezes_what_a_render_leaves():
