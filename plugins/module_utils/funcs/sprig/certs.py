@@ -143,7 +143,7 @@ def _is_signer(key):
 
 def _public_key_info(priv):
     """marshalPublicKey: the SubjectPublicKeyInfo of the keys Go can put into a certificate."""
-    if isinstance(priv, (keys.DsaKey, keys.dsa.DSAPrivateKey)):  # parsed, or written by genPrivateKey
+    if isinstance(priv, keys.DsaKey):
         raise _CertError("x509: unsupported public key type: *dsa.PublicKey")
     if isinstance(priv, keys.x25519.X25519PrivateKey):
         raise _CertError("x509: unsupported public key type: *ecdh.PublicKey")

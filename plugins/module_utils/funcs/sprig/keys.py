@@ -6,6 +6,7 @@ bad key must fail with the text Helm prints and a key Go accepts must work here 
 Go's order, and Sprig's own DSA format, which Go reads without any check."""
 import base64
 import hashlib
+import warnings
 
 from ...govalue.signature import go_signature
 from ._go import to_bytes, from_bytes
@@ -117,7 +118,7 @@ def pem_key(priv):
     """pemBlockForKey: PKCS #1 RSA, SEC 1 EC, Sprig's DSA format, PKCS #8 otherwise."""
     if isinstance(priv, MultiPrimeRsaKey):
         return pem_encode("RSA PRIVATE KEY", priv.pkcs1())
-    if isinstance(priv, (rsa.RSAPrivateKey, ec.EllipticCurvePrivateKey, dsa.DSAPrivateKey)):
+    if isinstance(priv, (rsa.RSAPrivateKey, ec.EllipticCurvePrivateKey)):
         fmt = serialization.PrivateFormat.TraditionalOpenSSL
     else:
         fmt = serialization.PrivateFormat.PKCS8
@@ -134,7 +135,7 @@ def genPrivateKey(typ):
     if typ in ("", "rsa"):
         priv = rsa.generate_private_key(65537, 4096)
     elif typ == "dsa":
-        priv = dsa.generate_private_key(2048)
+        return _dsa_key_pem()
     elif typ == "ecdsa":
         priv = ec.generate_private_key(ec.SECP256R1())
     elif typ == "ed25519":
@@ -142,6 +143,17 @@ def genPrivateKey(typ):
     else:
         return "Unknown type " + typ
     return pem_key(priv)
+
+
+def _dsa_key_pem():
+    """Sprig's DSA key (L2048N256) in its PEM format, which is OpenSSL's traditional one. cryptography 51
+    deprecates DSA: a warning on every render would tell the user running a chart of the chart's choice.
+    Parsed back, the key is a DsaKey, as any DSA key read from text."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "DSA is deprecated")
+        priv = dsa.generate_private_key(2048)
+    fmt = serialization.PrivateFormat.TraditionalOpenSSL
+    return priv.private_bytes(serialization.Encoding.PEM, fmt, serialization.NoEncryption()).decode()
 
 
 # ------------------------------------------------------------------ parsing keys
