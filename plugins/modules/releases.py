@@ -59,7 +59,10 @@ results:
   type: list
   elements: dict
 diff:
-  description: With C(--diff), the before/after of every object of every release, in order.
+  description:
+    - With C(--diff), the diff of every release, in order, as the release module returns it.
+    - Each part names its release; the C(yaml) text starts with C(Release namespace/name:), the C(json) headers with
+      C(namespace/name:).
   returned: when diff mode is on
   type: list
   elements: dict

@@ -67,8 +67,11 @@ def test_the_role_installs_in_needs_order_idempotently_and_previews_in_check_mod
     defaults = {"namespace": namespace, "state": "present", "create_namespace": True}
     play = _play(tmp_path, kubeconfig, releases, defaults, "deploy")
     try:
-        preview = _run(tmp_path, play, "--check")[0]
+        preview = _run(tmp_path, play, "--check", "--diff")[0]
         assert _released(preview) == [("db", True), ("api", True), ("frontend", True)]
+        # one diff per release, each naming it, in the order they run
+        assert [part["prepared"].split("\n", 1)[0] for part in preview["diff"]] == [
+            "Release %s/%s:" % (namespace, name) for name in ("db", "api", "frontend")]
         assert namespace not in [n.metadata.name for n in core.list_namespace().items]
 
         first = _run(tmp_path, play)[0]

@@ -22,6 +22,17 @@ def _connection(params):
     return {k: v for k, v in params.items() if k != "releases"}
 
 
+def _titled(shown, key):
+    """One release's diff, each part naming the release: objects of one name in two namespaces, or the
+    summaries of two releases, would otherwise read as one."""
+    if not shown:
+        return []
+    if isinstance(shown, dict):  # the yaml diff: one prepared text
+        return [{"prepared": "Release %s:\n%s" % (key, shown["prepared"])}]
+    return [dict(part, **{side: "%s: %s" % (key, part[side]) if part.get(side) else key
+                          for side in ("before_header", "after_header")}) for part in shown]
+
+
 def run_releases(params, check_mode=False, diff=False):
     """Each release in order; one that fails leaves the others running, those that need it are skipped.
 
@@ -46,8 +57,7 @@ def run_releases(params, check_mode=False, diff=False):
             down.update((key, item["release_name"]))
             result, more = dict(exc.result, failed=True, msg=str(exc)), exc.warnings
         warnings.extend("%s: %s" % (key, w) for w in more)
-        shown = result.pop("diff", None) or ()
-        diffs.extend([shown] if isinstance(shown, dict) else shown)  # the yaml diff is one prepared text
+        diffs.extend(_titled(result.pop("diff", None), key))
         results.append(dict(result, release=key))
     outcome = {"changed": any(r.get("changed") for r in results), "results": results}
     if diff:
