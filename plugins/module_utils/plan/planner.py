@@ -328,11 +328,17 @@ class Planner:
             if ownership_problem(live, self.release, self.namespace):
                 patch = _merge(patch, _markers(target))
         else:
-            patch = three_way(prev.obj if prev is not None else {}, target, live, meta)
+            patch = three_way(prev.obj if prev is not None else self._baseline(live), target, live, meta)
         if not patch:
             return Change("unchanged", res, ns, before=live, after=live, drift_paths=paths)
         return Change("patch", res, ns, before=live, patch=patch, patch_type="strategic" if meta else "merge",
                       drift_paths=paths)
+
+    def _baseline(self, live):
+        """The original of a client-side patch of an object the previous revision did not have: Helm's
+        upgrade and rollback take the live object (what the chart does not render is removed); its install
+        adopts with the rendered object (nothing is removed); chart-delta keeps what it did not render."""
+        return live if self.operation != "install" and self.strategy != "chart-delta" else {}
 
     def _owned(self, res, ns):
         target = with_ownership(res.obj, self.release, self.namespace)
