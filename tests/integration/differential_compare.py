@@ -132,6 +132,8 @@ class Snapshot:
             try:
                 items = kube.list(api_version, kind, namespace)
             except Exception:  # pylint: disable=broad-except  # a CRD not served yet
+                # this long-lived client discovers once per unknown kind: a CRD served since must be found
+                kube.discovery.invalidate()
                 items = []
             for obj in items:
                 meta = obj["metadata"]
@@ -422,12 +424,14 @@ def restore(kube, namespace, before):
         kube.delete(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], namespace)
     _wait_gone(kube, namespace, before)
     for key, obj in before.raw_objects.items():  # content and field managers as they were (both honored as sent)
-        if key not in now.raw_objects:
+        if key not in now.raw_objects and obj["kind"] != "Job":
             kube.create(_strip(obj, ("namespace", "managedFields")), namespace)
-        elif now.objects[key] != before.objects[key] and obj["kind"] == "Pod":  # a pod's spec cannot change
-            kube.delete("v1", "Pod", obj["metadata"]["name"], namespace)
-            _gone(kube, "v1", "Pod", obj["metadata"]["name"], namespace)
-            kube.create(_strip(obj), namespace)
+        elif key not in now.raw_objects or (now.objects[key] != before.objects[key] and obj["kind"] in ("Pod", "Job")):
+            # a pod's spec cannot change, nor a job's template (its selector names the job's uid)
+            if key in now.raw_objects:
+                kube.delete(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], namespace)
+                _gone(kube, obj["apiVersion"], obj["kind"], obj["metadata"]["name"], namespace)
+            kube.create(_unselected(_strip(obj)), namespace)
             for _time in range(2):  # then its field managers, as below
                 _replace(kube, namespace, obj)
         elif now.objects[key] != before.objects[key]:
@@ -435,6 +439,16 @@ def restore(kube, namespace, before):
             # nothing) sets the field managers exactly as sent
             for _time in range(2):
                 _replace(kube, namespace, obj)
+
+
+def _unselected(obj):
+    """A Job to create again: the server generates its selector and template labels from the new uid."""
+    if obj["kind"] == "Job":
+        obj["spec"].pop("selector", None)
+        labels = obj["spec"]["template"].get("metadata", {}).get("labels") or {}
+        for name in ("controller-uid", "batch.kubernetes.io/controller-uid"):
+            labels.pop(name, None)
+    return obj
 
 
 def _gone(kube, api_version, kind, name, namespace, attempts=100):
@@ -450,6 +464,8 @@ def _replace(kube, namespace, obj, attempts=20):
         body = _strip(obj, ("namespace", "managedFields"))
         live = kube.get(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], namespace)
         body["metadata"]["resourceVersion"] = live["metadata"]["resourceVersion"]
+        if obj["metadata"]["uid"] != live["metadata"]["uid"]:  # created again: a job's labels name its new uid
+            body = json.loads(json.dumps(body).replace(obj["metadata"]["uid"], live["metadata"]["uid"]))
         try:
             kube.replace(body, namespace)
             return
