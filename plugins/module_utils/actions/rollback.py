@@ -73,6 +73,8 @@ def _plan(engine, last, target, opts, outcome, recover=False):
     try:
         plan = engine.planner(opts, method, "rollback").plan(previous, wanted)
     except (PlanError, KubeError) as exc:
+        if getattr(exc, "plan", None) is not None:  # Helm's update refuses the pair before it writes an object
+            refuse_option_pairs(opts, method, False, outcome=outcome)
         raise OperationError(str(exc), outcome) from exc
     refuse_option_pairs(opts, method, False, outcome=outcome)
     outcome.plan(plan, hooks=[] if opts.disable_hook else

@@ -81,6 +81,8 @@ def _present(engine, inp, opts):
             previous, target, pending_kinds=pending_kinds, missing_is_drift=trusted,
             new_namespaces=[engine.namespace] if plan.namespace_create else ())
     except (PlanError, KubeError) as exc:
+        if getattr(exc, "plan", None) is not None:  # Helm's update refuses the pair before it writes an object
+            refuse_option_pairs(opts, method, install, any(c.before is not None for c in exc.plan.changes), outcome)
         unknown = install and str(exc).startswith("resource mapping not found")
         raise OperationError("%s%s" % ("unable to build kubernetes objects from release manifest: " if unknown else "",
                                        exc), outcome) from exc
