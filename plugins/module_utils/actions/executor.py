@@ -145,6 +145,21 @@ def install_crds(client, crd_changes, timeout=60, progress=quiet):
             if time.monotonic() > deadline:
                 raise ExecuteError("CRD %s not established in time" % change.resource.name)
             time.sleep(0.2)
-    if crd_changes:
+    if not crd_changes:
+        return
+    # the API server's discovery serves an Established CRD's kinds a moment later: until then a custom
+    # resource of the chart would fail with "resource mapping not found"
+    kinds = [kind for change in crd_changes for kind in _served(change.resource.obj)]
+    client.discovery.invalidate()
+    while not all(client.discovery.has(*kind) for kind in kinds) and time.monotonic() < deadline:
+        time.sleep(0.2)
         client.discovery.invalidate()
-        progress("crds", "established: %s" % _names([c.resource.name for c in crd_changes]))
+    progress("crds", "established: %s" % _names([c.resource.name for c in crd_changes]))
+
+
+def _served(crd):
+    """(group/version, Kind) of each version a CRD serves."""
+    spec = crd.get("spec") or {}
+    kind = (spec.get("names") or {}).get("kind")
+    versions = [v.get("name") for v in spec.get("versions") or [] if v.get("served", True)] or [spec.get("version")]
+    return [("%s/%s" % (spec.get("group"), name), kind) for name in versions if name and kind]
