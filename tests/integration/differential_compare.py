@@ -250,13 +250,24 @@ def _error(text):
 _REFUSED = re.compile(r"[^:]* is invalid: [^\n]*|[^:]* is forbidden: [^\n]*|Apply failed with \d+ conflicts?")
 
 
-def _refusal(helms, ours):
+def _refusal(helms, ours, hook_failed=False):
     """The server's refusal, when ours met one in its dry run and wrote nothing, and helm failed on one too
-    (helm names every object it could not apply, joined with " && "; ours names the first its plan met)."""
+    (helm names every object it could not apply, joined with " && "; ours names the first its plan met),
+    or failed in a pre-hook, before it got to the objects."""
     if helms["rc"] == 0 or not ours.get("failed") or not ours.get("_wrote_nothing"):
         return None
     mine = _REFUSED.search(str(ours.get("msg")))
-    return mine.group(0) if mine and _REFUSED.search(helms["stderr"]) else None
+    return mine.group(0) if mine and (hook_failed or _REFUSED.search(helms["stderr"])) else None
+
+
+def _failed_pre_hook(op, before, after):
+    """helm's new revision ran a pre-hook of ``op`` that failed (a failed rollback hook's run stays
+    ``Running``): helm stopped there, before its objects (and before the option pairs its update refuses)."""
+    events = {"upgrade": ("pre-install", "pre-upgrade"), "rollback": ("pre-rollback",)}.get(op, ())
+    new = after.last() if set(after.versions()) - set(before.versions()) else None
+    return new is not None and any(set(events) & set(hook.get("events") or [])
+                                   and (hook.get("last_run") or {}).get("phase") in ("Failed", "Running")
+                                   for hook in new.get("hooks") or [])
 
 
 def align_record(kube, helm_namespace, our_namespace):
@@ -301,13 +312,13 @@ def outcome(op, helms, ours, before, after, helm3=False):
         if not our_ok and text in str(ours.get("msg")):
             # Deliberate (docs/helm-differences.md "Option pairs Helm refuses late"): refused before anything
             # is written; helm fails too, after its pending revision and pre-hooks
-            if helm_ok or text not in helms["stderr"]:
+            if helm_ok or (text not in helms["stderr"] and not _failed_pre_hook(op, before, after)):
                 verdict.problems.append("ours refused (%s); helm %s" % (text, "succeeded" if helm_ok else
                                                                        _error(helms["stderr"])))
             else:
                 verdict.documented = "refused up front: %s" % text
             return verdict
-    refusal = _refusal(helms, ours)
+    refusal = _refusal(helms, ours, _failed_pre_hook(op, before, after))
     if refusal:
         # Deliberate (docs/helm-differences.md "A change the server refuses"): our plan's dry run met the
         # server's refusal and nothing was written; helm met it while applying, after its pending revision
