@@ -73,10 +73,19 @@ def _carry_out(client, batch, force_conflicts, workers):
         from concurrent.futures import ThreadPoolExecutor  # lazy: it imports logging, and a no-op writes nothing
         with ThreadPoolExecutor(max_workers=min(workers, len(batch))) as pool:
             results = list(pool.map(one, batch))
-    for change, exc in results:
-        if exc is not None:
-            raise ExecuteError("failed to %s %s: %s" % (change.action, change.resource.label(),
-                                                        getattr(exc, "message", "") or exc)) from exc
+    return [(change, exc) for change, exc in results if exc is not None]
+
+
+def _failure(change, exc):
+    """A failed write's error; a server-side apply's in the words of Helm 4's kube client."""
+    res, text = change.resource, getattr(exc, "message", "") or str(exc)
+    if change.action != "apply" or not isinstance(exc, ApiError):
+        return "failed to %s %s: %s" % (change.action, res.label(), text)
+    group, _sep, version = res.api_version.rpartition("/")
+    where = "%s/%s %s/%s, Kind=%s" % (change.namespace or "", res.name, group, version, res.kind)
+    if exc.conflict:
+        return "conflict occurred while applying object %s: %s" % (where, text)
+    return "server-side apply failed for object %s: %s" % (where, text)
 
 
 def _names(items, limit=10):
@@ -85,11 +94,27 @@ def _names(items, limit=10):
 
 
 def apply_changes(client, changes, force_conflicts=False, workers=8, progress=quiet):
-    """Creates/updates in plan order, then deletions; objects of one kind go in parallel."""
+    """Creates/updates in plan order, then deletions; objects of one kind go in parallel. As Helm's update,
+    an object that fails to be created stops the run, one that fails to be updated does not stop the
+    others (their errors are joined with " && "), and nothing is deleted after a failed write."""
     writes = [c for c in changes if c.action in ("create", "patch", "apply", "replace")]
     deletes = [c for c in changes if c.action == "delete"]
-    for batch in list(_batches(writes)) + list(_batches(deletes)):
-        _carry_out(client, batch, force_conflicts, workers)
+    failed = []
+    for batch in _batches(writes):
+        errors = _carry_out(client, batch, force_conflicts, workers)
+        created = [(change, exc) for change, exc in errors if change.before is None]
+        if created:
+            raise ExecuteError(_failure(*created[0])) from created[0][1]
+        failed += errors
+        done = [c for c in batch if all(c is not change for change, _exc in errors)]
+        if done:
+            progress("apply", _names(["%s %s" % (c.action, label(_ref(c))) for c in done]))
+    if failed:
+        raise ExecuteError(" && ".join(_failure(change, exc) for change, exc in failed)) from failed[0][1]
+    for batch in _batches(deletes):
+        errors = _carry_out(client, batch, force_conflicts, workers)
+        if errors:
+            raise ExecuteError(_failure(*errors[0])) from errors[0][1]
         progress("apply", _names(["%s %s" % (c.action, label(_ref(c))) for c in batch]))
     return writes + deletes
 
