@@ -247,6 +247,8 @@ def _error(text):
     return text[index:].strip() if index >= 0 else ""
 
 
+# helm v3 creating a hook still there (an uninstall's post-delete hook errors are counted, not fatal)
+_HOOK_EXISTS = re.compile(r"Error: (uninstallation completed with \d+ error\(s\): )?warning: Hook .* already exists", re.S)
 _REFUSED = re.compile(r"[^:]* is invalid: [^\n]*|[^:]* is forbidden: [^\n]*|Apply failed with \d+ conflicts?")
 
 
@@ -342,7 +344,7 @@ def outcome(op, helms, ours, before, after, helm3=False):
         # Deliberate (docs/helm-differences.md "apply_strategy helm3 against helm v3"): the sequence ends here
         verdict.documented, verdict.stop = "helm v3 cannot update an object the last revision did not have", True
         return verdict
-    if helm3 and not helm_ok and our_ok and re.search(r"Error: warning: Hook .* already exists", helms["stderr"], re.S):
+    if helm3 and not helm_ok and our_ok and _HOOK_EXISTS.search(helms["stderr"]):
         # Deliberate (same section): our uninstall hooks are applied server-side, as Helm 4's, over one left there
         verdict.documented, verdict.stop = "helm v3 cannot create a hook that is still there", True
         return verdict
@@ -460,6 +462,18 @@ def _unselected(obj):
         for name in ("controller-uid", "batch.kubernetes.io/controller-uid"):
             labels.pop(name, None)
     return obj
+
+
+def has_crd(kube, namespace):
+    """The chart's CRD of ``namespace`` is there (each namespace's charts define their own group)."""
+    return kube.get("apiextensions.k8s.io/v1", "CustomResourceDefinition",
+                    "widgets." + differential_chart.crd_group(namespace)) is not None
+
+
+def drop_crd(kube, namespace):
+    name = "widgets." + differential_chart.crd_group(namespace)
+    kube.delete("apiextensions.k8s.io/v1", "CustomResourceDefinition", name)
+    _gone(kube, "apiextensions.k8s.io/v1", "CustomResourceDefinition", name, None)
 
 
 def _gone(kube, api_version, kind, name, namespace, attempts=100):
