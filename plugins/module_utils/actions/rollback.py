@@ -71,7 +71,10 @@ def _plan(engine, last, target, opts, outcome, recover=False):
         raise OperationError(str(exc)) from exc
     method = apply_method(opts, target.get("apply_method"))
     try:
-        plan = engine.planner(opts, method, "rollback").plan(previous, wanted)
+        # chart-delta keeps a missing object missing (a hand deletion) only after a deployed revision: one of
+        # a failed or interrupted revision may never have been created
+        plan = engine.planner(opts, method, "rollback").plan(previous, wanted,
+                                                             missing_is_drift=status(last) == DEPLOYED and not recover)
     except (PlanError, KubeError) as exc:
         if getattr(exc, "plan", None) is not None:  # Helm's update refuses the pair before it writes an object
             refuse_option_pairs(opts, method, False, outcome=outcome)
