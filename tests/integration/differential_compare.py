@@ -340,8 +340,9 @@ def outcome(op, helms, ours, before, after, helm3=False):
         # Deliberate (docs/helm-differences.md "A test filter naming no test is an error")
         verdict.documented = "a test filter naming no test of the release: %s" % ours.get("msg")
         return verdict
-    if helm3 and not helm_ok and our_ok and re.search(r"Error: .*no \w+ with the name \S+ found", helms["stderr"]):
-        # Deliberate (docs/helm-differences.md "apply_strategy helm3 against helm v3"): the sequence ends here
+    if helm3 and not helm_ok and re.search(r"Error: .*no \w+ with the name \S+ found", helms["stderr"], re.S):
+        # Deliberate (docs/helm-differences.md "apply_strategy helm3 against helm v3"), also in the rollback of a
+        # failed upgrade's rollback_on_failure (helm v3 fails it, ours is done): the sequence ends here
         verdict.documented, verdict.stop = "helm v3 cannot update an object the last revision did not have", True
         return verdict
     if helm3 and not helm_ok and our_ok and _HOOK_EXISTS.search(helms["stderr"]):
