@@ -336,9 +336,9 @@ class Planner:
 
     def _baseline(self, live):
         """The original of a client-side patch of an object the previous revision did not have: Helm's
-        upgrade and rollback take the live object (what the chart does not render is removed); its install
-        adopts with the rendered object (nothing is removed); chart-delta keeps what it did not render."""
-        return live if self.operation != "install" and self.strategy != "chart-delta" else {}
+        rollback takes the live object (what the chart does not render is removed); its install and upgrade
+        adopt it with the rendered object (nothing is removed); chart-delta keeps what it did not render."""
+        return live if self.operation == "rollback" and self.strategy != "chart-delta" else {}
 
     def _owned(self, res, ns):
         target = with_ownership(res.obj, self.release, self.namespace)
