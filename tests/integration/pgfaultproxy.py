@@ -5,10 +5,14 @@ SQL text of each Query ('Q') or Parse ('P') message against rules. A rule fires 
 statement that contains its text, and either
 
     drop_before   closes the client's connection without forwarding the statement;
-    drop_after    forwards it, waits until the server has answered (so it ran), and closes the
-                  connection without passing the answer on;
+    drop_after    forwards it (with the rest of its extended-protocol batch, up to Sync), waits until the
+                  server is ready for the next query (so it ran), and closes the connection without
+                  passing the answer on;
     call          (any other action name) runs a function first (restart the server, lock a table...),
                   then forwards the statement.
+
+The rule ``committed`` matches the statement that makes the first write durable: ``COMMIT``, or a write
+(INSERT, UPDATE, DELETE) sent outside a transaction block, as the server's last ReadyForQuery said.
 
 Every statement is logged with the fault it got. Listens on 127.0.0.1 only; plain TCP (sslmode=disable).
 """
@@ -19,11 +23,19 @@ import threading
 _UNTYPED = {80877103, 80877104}  # SSLRequest, GSSENCRequest: answered by the server, startup follows
 
 
+_WRITES = (b"INSERT", b"UPDATE", b"DELETE")
+
+
 class Rule:
     def __init__(self, text, action, nth=1, call=None):
         self.text, self.action, self.nth, self.call = text.encode(), action, nth, call
         self.seen = 0
         self.fired = False
+
+    def matches(self, text, idle):
+        if self.text == b"committed":
+            return text.lstrip().upper().startswith(b"COMMIT") or (idle and text.lstrip().upper().startswith(_WRITES))
+        return self.text in text
 
 
 class PgFaultProxy:
@@ -73,17 +85,17 @@ class PgFaultProxy:
                 _close(client)
                 continue
             self._open.update((client, server))
-            state = {"closed": False, "answered": threading.Event()}
+            state = {"closed": False, "answered": threading.Event(), "untyped": 0, "status": b"I"}
             threading.Thread(target=self._client_to_server, args=(client, server, state), daemon=True).start()
             threading.Thread(target=self._server_to_client, args=(server, client, state), daemon=True).start()
 
-    def _decide(self, kind, payload):
+    def _decide(self, kind, payload, idle):
         if kind not in (b"Q", b"P"):
             return None, "pass"
         text = payload.split(b"\0", 2)[1 if kind == b"P" else 0]
         with self._lock:
             for rule in self.rules:
-                if rule.fired or rule.text not in text:
+                if rule.fired or not rule.matches(text, idle):
                     continue
                 rule.seen += 1
                 if rule.seen == rule.nth:
@@ -100,20 +112,22 @@ class PgFaultProxy:
                 if startup:
                     head = _read(client, 4)
                     body = _read(client, struct.unpack("!I", head)[0] - 4)
-                    server.sendall(head + body)
                     startup = struct.unpack("!I", body[:4])[0] in _UNTYPED
+                    state["untyped"] += startup  # answered by one byte, no message
+                    server.sendall(head + body)
                     continue
-                kind = _read(client, 1)
-                head = _read(client, 4)
-                payload = _read(client, struct.unpack("!I", head)[0] - 4)
-                rule, action = self._decide(kind, payload)
+                kind, message = _message(client)
+                rule, action = self._decide(kind, message[4:], state["status"] == b"I")
                 if action == "drop_before":
                     break
                 if rule is not None and rule.call is not None:
                     rule.call()
                 if action == "drop_after":
+                    while kind not in (b"S", b"Q"):  # the batch runs at its Sync
+                        server.sendall(kind + message)
+                        kind, message = _message(client)
                     state["closed"] = True  # the answer is swallowed: wait until the server has sent it
-                server.sendall(kind + head + payload)
+                server.sendall(kind + message)
                 if action == "drop_after":
                     state["answered"].wait(10)
                     break
@@ -125,17 +139,29 @@ class PgFaultProxy:
     def _server_to_client(self, server, client, state):
         try:
             while True:
-                data = server.recv(65536)
-                if not data:
-                    break
-                if state["closed"]:
-                    state["answered"].set()
-                    continue
-                client.sendall(data)
+                if state["untyped"]:
+                    data = _read(server, 1)
+                    state["untyped"] -= 1
+                else:
+                    kind, message = _message(server)
+                    data = kind + message
+                    if kind == b"Z":  # ReadyForQuery: its status byte says whether a transaction is open
+                        state["status"] = message[4:5]
+                        if state["closed"]:
+                            state["answered"].set()
+                if not state["closed"]:
+                    client.sendall(data)
         except OSError:
             pass
         _close(client)
         _close(server)
+
+
+def _message(sock):
+    """One typed message: its type byte, then its length word and body as they came."""
+    kind = _read(sock, 1)
+    head = _read(sock, 4)
+    return kind, head + _read(sock, struct.unpack("!I", head)[0] - 4)
 
 
 def _read(sock, count):

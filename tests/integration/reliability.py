@@ -56,8 +56,9 @@ SQL_SCHEDULES = {
     "db-restarted": ("the server restarted (every session cut, 1 s down) when the first revision update is sent",
                      lambda proxy, pg, url: proxy.add("UPDATE releases_v1", "drop_before",
                                                       call=lambda: pg.restart(down=1.0))),
-    "db-connection-dropped": ("the connection dropped after the server committed the first write transaction, "
-                              "before its answer", lambda proxy, pg, url: proxy.add("COMMIT", "drop_after")),
+    "db-connection-dropped": ("the connection dropped after the server committed the first write (its COMMIT, or "
+                              "a write outside a transaction), before its answer",
+                              lambda proxy, pg, url: proxy.add("committed", "drop_after")),
     "db-statement-timeout": ("the release table locked for 3 s when the first revision update is sent, under a "
                              "500 ms statement_timeout", lambda proxy, pg, url: proxy.add(
                                  "UPDATE releases_v1", "lock-table", call=lambda: hold_table_lock(url, 3.0))),

@@ -61,7 +61,7 @@ def test_release_invariants_hold_under_faults_and_after_a_clean_rerun(controlpla
         pytest.fail("schedule %s injected no fault in %d requests" % (schedule, len(proxy.entries())))
 
 
-SQL_CASES = [
+SQL_REPRESENTATIVE = [
     ("upgrade", False, "db-restarted"),
     ("upgrade", True, "db-connection-dropped"),
     ("install", False, "db-connection-dropped"),
@@ -69,6 +69,8 @@ SQL_CASES = [
     ("uninstall", False, "db-restarted"),
     ("test", False, "db-statement-timeout"),
 ]
+SQL_CASES = (list(itertools.product(OPERATIONS, _HOOKS, SQL_SCHEDULES)) if os.environ.get("RELIABILITY_MATRIX") == "full"
+             else SQL_REPRESENTATIVE)
 
 
 @pytest.mark.parametrize("operation,hooks,schedule", SQL_CASES,
@@ -83,8 +85,10 @@ def test_release_invariants_hold_on_sql_under_database_faults_and_after_a_clean_
     try:
         SQL_SCHEDULES[schedule][1](proxy, postgres, sql_database)
         faulted = proxy.url(sql_database) + (SQL_TIMEOUT_OPTION if schedule == "db-statement-timeout" else "")
+        started = time.monotonic()
         _client, error = run(kubeconfig, namespace, operation, 50, hooks,
                              storage={"driver": "sql", "sql_connection": faulted})
+        seconds = time.monotonic() - started
     finally:
         proxy.stop()
     violations = ["faulted run: " + v for v in invariants(kubeconfig, namespace, operation, helm, storage=storage)]
@@ -96,5 +100,8 @@ def test_release_invariants_hold_on_sql_under_database_faults_and_after_a_clean_
         violations.append("clean rerun failed: %s" % rerun_error)
     violations += ["after rerun: " + v for v in invariants(kubeconfig, namespace, operation, helm, after_rerun=True,
                                                            storage=storage)]
+    record_row({"sql_schedule": schedule, "operation": operation, "size": 50, "hooks": hooks, "seconds": seconds,
+                "statements": len(proxy.log), "faults": len(proxy.faults()), "survived": error is None,
+                "error": error, "violations": violations})
     assert not violations, "faults %s; run error: %s\n%s" % (proxy.faults(), error, "\n".join(violations))
-    assert proxy.faults(), "schedule %s injected no fault in %d statements" % (schedule, len(proxy.log))
+    assert proxy.faults(), "schedule %s injected no fault in %d statements: %s" % (schedule, len(proxy.log), [t[:70] for t, _a in proxy.log])
