@@ -38,7 +38,7 @@ SCHEDULES = {
     "503-every-5th": ("503 without Retry-After on every 5th request", lambda p: p.add(
         "status", status=503, schedule=every(5, 2))),
     "brownout-2s": ("503 with Retry-After: 1 on everything for 2 s", lambda p: p.add(
-        "status", status=503, retry_after=1, schedule=window(0.3, 2.3))),
+        "status", status=503, retry_after=1, schedule=window(0.05, 2.05))),
     "reset-every-9th": ("connection reset before forwarding, every 9th request", lambda p: p.add(
         "reset", schedule=every(9, 4))),
     "lost-answer-every-7th-write": ("write applied by the server, answer lost, every 7th write", lambda p: p.add(
