@@ -326,9 +326,10 @@ def outcome(op, helms, ours, before, after, helm3=False):
         # server's refusal and nothing was written; helm met it while applying, after its pending revision
         verdict.documented = "refused by the server before anything was written: %s" % refusal[:200]
         return verdict
-    if (op == "rollback" and not helm_ok and not our_ok and after.last()
+    if (op in ("rollback", "upgrade") and not helm_ok and not our_ok and after.last()
             and after.last()["info"]["status"] == "pending-rollback"):
-        # Deliberate (docs/helm-differences.md "A rollback whose hook fails is marked failed"); same error
+        # Deliberate (docs/helm-differences.md "A rollback whose hook fails is marked failed"), also the
+        # rollback of a failed upgrade's rollback_on_failure; same error
         helm_error = _neutral(_error(helms["stderr"]), after.namespace)
         our_error = _neutral("Error: %s" % ours.get("msg"), ours["_namespace"])
         if helm_error != our_error and not helm3:

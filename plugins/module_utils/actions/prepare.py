@@ -38,6 +38,17 @@ class RenderRequest:
     skip_schema_validation: bool = False
 
 
+def _hook_key(hook):
+    return hook.get("path"), hook.get("kind"), hook.get("name")
+
+
+def _in_order_of(kept, fresh):
+    """The deployed hooks in the order the render gives them: a filtered ``helm test`` stored the hooks it
+    skipped first, and helm's next revision stores its render's order."""
+    rank = {_hook_key(h): i for i, h in enumerate(fresh)}
+    return sorted(kept, key=lambda h: rank.get(_hook_key(h), len(rank)))
+
+
 def prepare(engine, request, progress):
     """Render ``request`` with the cluster's capabilities and ``lookup`` for release ``engine.name``.
 
@@ -89,6 +100,7 @@ def prepare(engine, request, progress):
                 rerolled = not same_content(current, record_of(inp))
                 fresh, inp = inp, from_record(current, inp.crds)  # plan and keep exactly what is deployed,
                 inp.chart, inp.config = fresh.chart, fresh.config  # stored with the chart and values given now
+                inp.hooks = _in_order_of(inp.hooks, fresh.hooks)
         if not same:
             # an install renders as revision 1, also over an uninstalled history (Helm's Install with Replace)
             result = render(history[-1]["version"] + 1 if installed else 1, not installed)
