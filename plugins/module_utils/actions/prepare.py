@@ -18,7 +18,7 @@ from .base import OperationError
 from ..render import RenderError, merge_user_values, render_release
 from .inputs import from_record, from_render
 from .sameness import differs, record_of, same_content
-from .upgrade import UPGRADE_FAILED
+from .upgrade import UPGRADE_FAILED, no_deployed_releases
 
 
 @dataclass
@@ -64,7 +64,7 @@ def prepare(engine, request, progress):
         config = merge_user_values(request.values, request.values_files, request.set_values)
         if not deployed and history and status(history[-1]) not in (FAILED, SUPERSEDED, UNINSTALLED) + PENDING:
             # e.g. left uninstalling by a failed uninstall: helm upgrade refuses it before it renders
-            raise OperationError('%s"%s" has no deployed releases' % (UPGRADE_FAILED, request.name))
+            raise OperationError(no_deployed_releases(request.name))
         chart = request.chart
         if installed and not request.reset_values:
             config, chart = reused_values(request, current, config)

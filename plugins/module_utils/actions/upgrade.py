@@ -28,6 +28,11 @@ _PREFIX = regex(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?
 UPGRADE_FAILED = "UPGRADE FAILED: "
 
 
+def no_deployed_releases(name):
+    """Helm upgrade's refusal of a history it cannot upgrade nor install over (e.g. left uninstalling)."""
+    return '%s"%s" has no deployed releases' % (UPGRADE_FAILED, name)
+
+
 def install_or_upgrade(engine, inp, opts):
     """Install or upgrade release ``engine.name`` to ReleaseInput ``inp``: plan; unless check mode, execute.
 
@@ -57,8 +62,7 @@ def _present(engine, inp, opts):
     if install and last is not None and status(last) != UNINSTALLED:
         # helm upgrade --install installs only over no history or an uninstalled one (an uninstall that
         # failed halfway leaves its revision uninstalling, which neither install nor upgrade takes)
-        raise OperationError('%s"%s" has no deployed releases' % (UPGRADE_FAILED, engine.name),
-                             Outcome("upgrade", opts.check_mode))
+        raise OperationError(no_deployed_releases(engine.name), Outcome("upgrade", opts.check_mode))
     # merged over the last revision's labels, as Helm's (a failed rollback's revision has its target's)
     labels = release_labels(None if install else last, opts.labels, outcome, install)  # refused before any write
     version = last["version"] + 1 if last else 1
