@@ -213,6 +213,19 @@ def _log_tails(d, lines=15):
     return "".join(out)
 
 
+def _upstream_stages(d, path, replaced=("pod-delete",)):
+    """kwok's own Stages without those kwok-stages.yaml replaces, written into the run directory."""
+    with open(path) as fh:
+        docs = fh.read().split("\n---\n")
+    kept = [doc for doc in docs if not any("\n  name: %s\n" % name in doc for name in replaced)]
+    if len(docs) - len(kept) != len(replaced):
+        raise ControlPlaneError("%s: expected kwok Stages %s to replace" % (path, ", ".join(replaced)))
+    out = os.path.join(d, "kwok-upstream-stages.yaml")
+    with open(out, "w") as fh:
+        fh.write("\n---\n".join(kept))
+    return out
+
+
 def _start(d, bins, timeout):
     t0 = time.time()
     for sub in ("pki", "logs", "etcd", "kwok-home", "apiserver-certs"):
@@ -267,7 +280,7 @@ def _start(d, bins, timeout):
         "--leader-elect=false", "--secure-port=0", "--v=1"])
     kwok_env = dict(os.environ, HOME=os.path.join(d, "kwok-home"), KWOK_WORKDIR=os.path.join(d, "kwok-home"))
     kwok = _spawn(d, state, "kwok", [
-        bins["kwok"], "--kubeconfig=" + state["kubeconfig"], "--config=" + bins["kwok-stages"],
+        bins["kwok"], "--kubeconfig=" + state["kubeconfig"], "--config=" + _upstream_stages(d, bins["kwok-stages"]),
         "--config=" + HELMLESS_STAGES,
         "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
         "--node-ip=" + HOST, "--node-lease-duration-seconds=40"], env=kwok_env)

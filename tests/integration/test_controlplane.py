@@ -83,6 +83,51 @@ def test_a_job_runs_to_completion(kube_client, namespace):
     assert job.status.succeeded == 1
 
 
+def _pod(name, command):
+    return {"metadata": {"name": name}, "spec": {"restartPolicy": "Never", "containers": [
+        {"name": "c", "image": "busybox", "command": command}]}}
+
+
+def _kwok_deletes(controlplane, namespace, name):
+    """kwok's log lines about deleting pod ``namespace/name`` (done, or failed because it was gone)."""
+    with open(os.path.join(controlplane.dir, "logs", "kwok.log"), errors="replace") as fh:
+        return [line for line in fh if '"pod":"%s/%s"' % (namespace, name) in line and "elete" in line]
+
+
+def test_a_pod_recreated_at_once_by_its_name_is_not_deleted_by_the_fake_kubelet(
+        controlplane, kube_client, namespace):
+    """What a hook's before-hook-creation does: delete an ended pod (the apiserver removes it at once, after
+    an update that sets deletionTimestamp) and create one of the same name. The fake kubelet (kwok) must
+    leave a deletion the apiserver did to it: its delete by name would hit the new pod."""
+    core = client.CoreV1Api(kube_client)
+    core.create_namespaced_pod(namespace, _pod("hook", ["sh", "-c", "exit 1"]))
+    wait_for("pod hook Failed", lambda: core.read_namespaced_pod("hook", namespace).status.phase == "Failed")
+    core.delete_namespaced_pod("hook", namespace)
+    core.create_namespaced_pod(namespace, _pod("hook", ["sleep", "infinity"]))
+    wait_for("the new pod hook Running",
+             lambda: core.read_namespaced_pod("hook", namespace).status.phase == "Running")
+    time.sleep(2)  # kwok answers an update within milliseconds; give a loaded machine some more
+    assert core.read_namespaced_pod("hook", namespace).metadata.deletion_timestamp is None
+    assert _kwok_deletes(controlplane, namespace, "hook") == []
+
+
+def test_a_running_pod_deleted_with_a_grace_period_goes_away_as_a_kubelet_would_end_it(
+        controlplane, kube_client, namespace):
+    core = client.CoreV1Api(kube_client)
+    core.create_namespaced_pod(namespace, _pod("server", ["sleep", "infinity"]))
+    wait_for("pod server Running", lambda: core.read_namespaced_pod("server", namespace).status.phase == "Running")
+    core.delete_namespaced_pod("server", namespace)  # the pod's default 30 s grace period
+
+    def gone():
+        try:
+            core.read_namespaced_pod("server", namespace)
+        except ApiException as exc:
+            return exc.status == 404
+        return False
+    wait_for("pod server deleted", gone, timeout=25)
+    assert len(_kwok_deletes(controlplane, namespace, "server")) == 1
+
+
 def test_rbac_allows_what_a_limited_token_role_grants_and_denies_the_rest(limited_kubeconfig, namespace):
     from kubernetes import config
 
