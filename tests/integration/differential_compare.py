@@ -247,11 +247,10 @@ def _error(text):
     return text[index:].strip() if index >= 0 else ""
 
 
-# helm v3 creating a hook still there (an uninstall's post-delete hook errors are counted, not fatal)
-_HOOK_EXISTS = re.compile(r"Error: (uninstallation completed with \d+ error\(s\): )?warning: Hook .* already exists", re.S)
-# ... also in the uninstall that rollback_on_failure runs after a failed install
-_ATOMIC_HOOK_EXISTS = re.compile(r"Error: an error occurred while uninstalling the release\. original install error: "
-                                 r".*: uninstallation completed with \d+ error\(s\): warning: Hook .* already exists", re.S)
+# helm v3 creating a hook still there (an uninstall's post-delete hook errors are counted, not fatal), also in
+# the uninstall that rollback_on_failure runs after a failed install
+_HOOK_EXISTS = re.compile(r"Error: (an error occurred while uninstalling the release\. original install error: .*: )?"
+                          r"(uninstallation completed with \d+ error\(s\): )?warning: Hook .* already exists", re.S)
 _REFUSED = re.compile(r"[^:]* is invalid: [^\n]*|[^:]* is forbidden: [^\n]*|Apply failed with \d+ conflicts?")
 
 
@@ -349,15 +348,11 @@ def outcome(op, helms, ours, before, after, helm3=False):
         # failed upgrade's rollback_on_failure (helm v3 fails it, ours is done): the sequence ends here
         verdict.documented, verdict.stop = "helm v3 cannot update an object the last revision did not have", True
         return verdict
-    if helm3 and not helm_ok and our_ok and _HOOK_EXISTS.search(helms["stderr"]):
+    if (helm3 and not helm_ok and _HOOK_EXISTS.search(helms["stderr"])
+            and (our_ok or "has been uninstalled due to rollback-on-failure" in str(ours.get("msg")))):
         # Deliberate (same section): our uninstall hooks are applied server-side, as Helm 4's, over one left there
+        # (after a failed install with rollback_on_failure ours then reports the install's error alone)
         verdict.documented, verdict.stop = "helm v3 cannot create a hook that is still there", True
-        return verdict
-    if (helm3 and not helm_ok and not our_ok and _ATOMIC_HOOK_EXISTS.search(helms["stderr"])
-            and "has been uninstalled due to rollback-on-failure" in str(ours.get("msg"))):
-        # Deliberate (same section), in the uninstall of a failed install's rollback_on_failure: helm v3's fails
-        # on a post-delete hook still there, ours applies it and reports the install's error alone
-        verdict.documented, verdict.stop = "helm v3 cannot create a hook that is still there (uninstall after a failed install)", True
         return verdict
     if op == "uninstall" and our_ok and not ours.get("changed"):
         if helm_ok or not re.search(r"not found|already deleted", helms["stderr"]):
