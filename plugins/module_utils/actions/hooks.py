@@ -28,7 +28,7 @@ def hooks_for(release, event):
 def _hook_status(kind, name, live):
     """(kstatus status, message) of a Job or Pod hook, as Helm's custom Job and Pod status readers say."""
     if live is None:
-        return "Current", ""  # gone already: nothing to wait for
+        return "NotFound", "Resource not found"
     if kind == "Pod":
         phase = (live.get("status") or {}).get("phase")
         if phase == "Succeeded":
@@ -83,14 +83,34 @@ class HookRunner:
         if self.client.delete(api_version, kind, name, ns) and wait:
             wait_deleted(self.client, [(api_version, kind, name, ns)], self.timeout, interval=0.5)
 
-    def _wait(self, obj, ref, deadline):
-        """Until a Job or Pod hook ends, as Helm 4's hook status readers judge it; their texts on failure."""
+    def _missed(self, ref, version):
+        """What became of a hook found gone, from the watch events since ``version`` (the last one read), as
+        Helm 4's watcher sees them: the first end it saw (a Job with ``ttlSecondsAfterFinished: 0`` completes,
+        then goes), else NotFound."""
+        api_version, kind, name, ns = ref
+        for event in self.client.events(api_version, kind, name, ns, version) if version else ():
+            if event["type"] == "DELETED":
+                break
+            state, message = _hook_status(kind, name, event.get("object"))
+            if state in ("Current", "Failed"):
+                return state, message
+        return _hook_status(kind, name, None)
+
+    def _wait(self, created, ref, deadline):
+        """Until a Job or Pod hook ends, as Helm 4's hook status readers judge it; their texts on failure. A
+        hook that is gone without having ended is waited for until the timeout, as Helm 4 does."""
         api_version, kind, name, ns = ref
         if kind not in ("Job", "Pod"):
             return
+        version = ((created or {}).get("metadata") or {}).get("resourceVersion")
         while True:
             live = self.client.get(api_version, kind, name, ns)
-            state, message = _hook_status(kind, name, live)
+            if live is None:
+                state, message = self._missed(ref, version)
+                version = None  # asked once: later reads only look for a hook created again
+            else:
+                version = (live.get("metadata") or {}).get("resourceVersion")
+                state, message = _hook_status(kind, name, live)
             if state == "Current":
                 return
             if state == "Failed" or time.monotonic() >= deadline:
@@ -101,9 +121,8 @@ class HookRunner:
 
     def _create(self, obj, ref, ns):
         if self.server_side:
-            self.client.patch(ref[0], ref[1], ref[2], ns, obj, "apply")
-        else:
-            self.client.create(obj, ns)
+            return self.client.patch(ref[0], ref[1], ref[2], ns, obj, "apply")
+        return self.client.create(obj, ns)
 
     def _failed(self, release, hook, what, exc):
         """Mark the run failed; the caller stores the release, or not (Helm's uninstall and rollback do not:
@@ -133,7 +152,7 @@ class HookRunner:
             what = "%s %s/%s (weight %s)" % (event, ref[1], ref[2], hook.get("weight") or 0)
             started = time.monotonic()
             try:
-                self._create(obj, ref, ns)
+                created = self._create(obj, ref, ns)
                 self.progress("hook", "%s created" % what)
             except (ApiError, KubeError) as exc:
                 # as Helm: a hook that could not be created deletes nothing, neither itself nor earlier hooks
@@ -141,7 +160,7 @@ class HookRunner:
                 why = getattr(exc, "message", "") or exc
                 raise HookError("warning: Hook %s %s failed: %s" % (event, hook.get("path", ""), why)) from exc
             try:
-                self._wait(obj, (ref[0], ref[1], ref[2], ns), started + self.timeout)
+                self._wait(created, (ref[0], ref[1], ref[2], ns), started + self.timeout)
             except (ApiError, KubeError, HookError) as exc:
                 self._failed(release, hook, what, exc)
                 if before_cleanup is not None:

@@ -185,6 +185,22 @@ class KubeClient:
         return self._on_kind(lambda path: self.request("GET", path, query=[("labelSelector", label_selector)]),
                              api_version, kind, namespace).get("items") or []
 
+    def events(self, api_version, kind, name, namespace, resource_version, seconds=1):
+        """The watch events (ADDED, MODIFIED, DELETED) of one object since ``resource_version``, as the
+        server sends them in ``seconds``, after which it ends the watch: what happened between two reads,
+        which a read cannot show. Empty when the server no longer keeps events that old (410)."""
+        query = [("watch", "1"), ("fieldSelector", "metadata.name=" + name),
+                 ("resourceVersion", resource_version), ("timeoutSeconds", str(seconds))]
+        try:
+            text = self._on_kind(lambda path: self.request("GET", path, query=query, raw=True),
+                                 api_version, kind, namespace)
+        except ApiError as exc:
+            if exc.status == 410:
+                return []
+            raise
+        events = (json.loads(line) for line in text.splitlines() if line.strip())
+        return [e for e in events if e.get("type") in ("ADDED", "MODIFIED", "DELETED")]
+
     def list_named(self, api_version, kind, namespace, names):
         """``{name: live object}`` for those of ``names`` that exist, by one LIST of the namespace, or None
         when one page of at most ``max(4 * len(names), 100)`` objects does not hold the namespace's whole
