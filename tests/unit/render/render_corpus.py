@@ -129,14 +129,18 @@ def masked_equal(runs, actual):
     if actual in runs:
         return True
     runs, actual = [fold_pem(r) for r in runs], fold_pem(actual)
-    return masked_same(runs, next((r for r in runs if r.count("\n") == actual.count("\n")), runs[0]), actual)
+    return _same_but_masked(runs, next((r for r in runs if r.count("\n") == actual.count("\n")), runs[0]), actual)
 
 
 def masked_same(runs, expected, actual):
     """``actual`` equals ``expected`` but for the lines the oracle's own ``runs`` varied on."""
     if actual == expected:
         return True
-    runs, expected, actual = [fold_pem(r) for r in runs], fold_pem(expected), fold_pem(actual)
+    return _same_but_masked([fold_pem(r) for r in runs], fold_pem(expected), fold_pem(actual))
+
+
+def _same_but_masked(runs, expected, actual):
+    """``masked_same`` of texts whose PEM blocks are folded already."""
     exp_lines, act_lines = expected.split("\n"), actual.split("\n")
     mask = random_lines(runs, len(exp_lines))
     return len(exp_lines) == len(act_lines) and all(

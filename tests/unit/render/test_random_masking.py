@@ -37,10 +37,10 @@ def _runs_of_two_lengths(tmp_path):
     for _ in range(40):
         text = helm_oracle.render(str(chart))["certs/templates/cm.yaml"]
         by_length.setdefault(_der_length(text), []).append(text)
-        pairs = [runs for runs in by_length.values() if len(runs) >= 2]
-        others = [runs[0] for length, runs in by_length.items() if not pairs or runs is not pairs[0]]
-        if pairs and others:
-            return pairs[0][:2], others[0]
+        pair = next((runs for runs in by_length.values() if len(runs) >= 2), None)
+        other = next((runs[0] for runs in by_length.values() if runs is not pair), None)
+        if pair and other:
+            return pair[:2], other
     raise AssertionError("40 renders of one certificate length: %s" % sorted(by_length))
 
 
