@@ -213,13 +213,41 @@ def _log_tails(d, lines=15):
     return "".join(out)
 
 
+# kwok's general-stage annotations: a pod becomes Ready after `delay` (a Go duration, or an RFC 3339 time),
+# or after a random time between `delay` (default 0) and `jitter-delay`, as kwok v0.8.0's Stage delay reads them.
+POD_READY_DELAY = ("pod-ready.stage.kwok.x-k8s.io/delay", "pod-ready.stage.kwok.x-k8s.io/jitter-delay")
+
+
+def _pod_ready_stages(doc):
+    """kwok's `pod-ready` Stage as two: the same for a pod without the delay annotations, and
+    `helmless-pod-ready-delayed`, which does the same after the delay the annotations give."""
+    anchor, nxt = "\n    matchExpressions:\n", "\n  next:\n"
+    if doc.count(anchor) != 1 or doc.count(nxt) != 1:
+        raise ControlPlaneError("kwok's pod-ready Stage has no single selector and next: cannot add its delay")
+    annotated = " // ".join('.metadata.annotations["%s"]' % a for a in POD_READY_DELAY)
+
+    def selecting(text, operator):
+        return text.replace(anchor, "%s    - key: '%s'\n      operator: '%s'\n" % (anchor, annotated, operator))
+    delay = ("\n  delay:\n    durationMilliseconds: 0\n"
+             "    durationFrom:\n      expressionFrom: '.metadata.annotations[\"%s\"]'\n"
+             "    jitterDurationFrom:\n      expressionFrom: '.metadata.annotations[\"%s\"]'" % POD_READY_DELAY)
+    delayed = selecting(doc, "Exists").replace("\n  name: pod-ready\n", "\n  name: helmless-pod-ready-delayed\n")
+    return [selecting(doc, "DoesNotExist"), delayed.replace(nxt, delay + nxt)]
+
+
 def _upstream_stages(d, path, replaced=("pod-delete",)):
-    """kwok's own Stages without those kwok-stages.yaml replaces, written into the run directory."""
+    """kwok's own Stages without those kwok-stages.yaml replaces, `pod-ready` split by its delay
+    annotations (_pod_ready_stages), written into the run directory."""
     with open(path) as fh:
         docs = fh.read().split("\n---\n")
     kept = [doc for doc in docs if not any("\n  name: %s\n" % name in doc for name in replaced)]
     if len(docs) - len(kept) != len(replaced):
         raise ControlPlaneError("%s: expected kwok Stages %s to replace" % (path, ", ".join(replaced)))
+    ready = [doc for doc in kept if "\n  name: pod-ready\n" in doc]
+    if len(ready) != 1:
+        raise ControlPlaneError("%s: expected one kwok Stage pod-ready" % path)
+    at = kept.index(ready[0])
+    kept[at:at + 1] = _pod_ready_stages(ready[0])
     out = os.path.join(d, "kwok-upstream-stages.yaml")
     with open(out, "w") as fh:
         fh.write("\n---\n".join(kept))

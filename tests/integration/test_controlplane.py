@@ -83,6 +83,29 @@ def test_a_job_runs_to_completion(kube_client, namespace):
     assert job.status.succeeded == 1
 
 
+def _ready_after(pod):
+    """Seconds from a pod's creation to its Ready condition, by the cluster's own timestamps."""
+    ready = next(c for c in pod.status.conditions or [] if c.type == "Ready" and c.status == "True")
+    return (ready.last_transition_time - pod.metadata.creation_timestamp).total_seconds()
+
+
+def test_a_pod_with_kwoks_pod_ready_delay_annotations_becomes_ready_only_after_that_delay(kube_client, namespace):
+    core = client.CoreV1Api(kube_client)
+    annotations = {"at-once": {}, "delay": {"pod-ready.stage.kwok.x-k8s.io/delay": "3s"},
+                   "jitter": {"pod-ready.stage.kwok.x-k8s.io/delay": "2s",
+                              "pod-ready.stage.kwok.x-k8s.io/jitter-delay": "4s"}}
+    for name, notes in annotations.items():
+        core.create_namespaced_pod(namespace, {"metadata": {"name": name, "annotations": notes}, "spec": {
+            "nodeName": "kwok-node-0", "containers": [{"name": "c", "image": "nginx:1"}]}})
+    pods = {name: wait_for("pod %s Ready" % name, lambda name=name: (
+        lambda p: p if condition(p, "Ready") else None)(core.read_namespaced_pod(name, namespace)))
+        for name in annotations}
+    assert _ready_after(pods["at-once"]) <= 1
+    assert _ready_after(pods["delay"]) >= 3
+    assert 2 <= _ready_after(pods["jitter"]) <= 5  # between delay and jitter-delay (stamps are whole seconds)
+    assert all(p.status.phase == "Running" and p.status.pod_ip for p in pods.values())
+
+
 def _pod(name, command):
     return {"metadata": {"name": name}, "spec": {"restartPolicy": "Never", "containers": [
         {"name": "c", "image": "busybox", "command": command}]}}
