@@ -28,7 +28,7 @@ def _play(tmp_path, kubeconfig, releases, defaults, name):
     return path
 
 
-TASK = "Install or upgrade releases, each after the releases it needs; then uninstall, dependants first"
+TASK = "Uninstall releases, dependants first; then install or upgrade them, each after the releases it needs"
 
 
 def _run(tmp_path, play, *args, succeed=True):
@@ -68,25 +68,29 @@ def test_the_role_installs_in_needs_order_idempotently_and_previews_in_check_mod
     play = _play(tmp_path, kubeconfig, releases, defaults, "deploy")
     try:
         preview = _run(tmp_path, play, "--check", "--diff")[0]
-        assert _released(preview) == [("db", True), ("api", True), ("frontend", True)]
-        # one diff per release, each naming it, in the order they run
+        assert _released(preview) == [("frontend", True), ("api", True), ("db", True)]
+        # one diff per release, each naming it, in the order of the list
         assert [part["prepared"].split("\n", 1)[0] for part in preview["diff"]] == [
-            "Release %s/%s:" % (namespace, name) for name in ("db", "api", "frontend")]
+            "Release %s/%s:" % (namespace, name) for name in ("frontend", "api", "db")]
         assert namespace not in [n.metadata.name for n in core.list_namespace().items]
 
         first = _run(tmp_path, play)[0]
-        assert _released(first) == [("db", True), ("api", True), ("frontend", True)]
+        assert _released(first) == [("frontend", True), ("api", True), ("db", True)]
+        lines = [line.split(" ", 1)[1] for line in first["progress"]]
+        for need, dependant in (("db", "api"), ("api", "frontend")):  # each started after what it needs ended
+            ended = next(i for i, line in enumerate(lines) if line.startswith("changed %s/%s in " % (namespace, need)))
+            assert ended < lines.index("start %s/%s" % (namespace, dependant))
         assert core.read_namespaced_config_map("frontend", namespace).data == {"greeting": "hi"}
 
         again = _run(tmp_path, play)[0]
         assert not again["changed"]
-        assert _released(again) == [("db", False), ("api", False), ("frontend", False)]
+        assert _released(again) == [("frontend", False), ("api", False), ("db", False)]
 
         releases[0]["values"] = {"greeting": "hey"}
         releases[2]["state"] = "absent"
         releases[1]["needs"] = []
         changed = _run(tmp_path, _play(tmp_path, kubeconfig, releases, defaults, "change"))[0]
-        assert _released(changed) == [("api", False), ("frontend", True), ("db", True)]
+        assert _released(changed) == [("frontend", True), ("api", False), ("db", True)]
         assert core.read_namespaced_config_map("frontend", namespace).data == {"greeting": "hey"}
         assert "db" not in [c.metadata.name for c in core.list_namespaced_config_map(namespace).items]
     finally:

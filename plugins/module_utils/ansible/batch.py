@@ -1,12 +1,24 @@
-"""Module body of helmless.core.releases: many releases in one task.
+"""Module body of helmless.core.releases: many releases in one task, as a graph, several at a time.
 
 Every Ansible task is a new process per host, and a loop is one process per item: a fleet of releases
-paid Ansible's start-up, the module's imports and a cold render for every release. Run in one process,
+paid Ansible's start-up, the module's imports and a cold render for every release. Run in one task,
 each release is still exactly what the release module does (the same runner, with its own redaction,
-result and failure), but later releases of a chart render from templates already parsed and compiled.
+result and failure), later releases of a chart render from templates already parsed, and releases that
+do not need each other run at the same time (ansible/workers.py), so their waits overlap.
+
+The order of work is helmfile's: uninstalls first (the fleet's releases no longer listed, then the
+``state: absent`` items, dependants first), then installs and upgrades, each as soon as what it needs
+succeeded. What the task reports does not depend on that order: results, diffs and warnings come in the
+order of the list.
 """
+import os
+import time
+
+from . import workers
+from .fleet import check_cluster, releases_of
 from .runner import ModuleFailure, run_release
-from .secrets import credentials
+from .secrets import credentials, redacted
+from ..errors import HelmlessError
 
 
 def item_credentials(params):
@@ -18,8 +30,11 @@ def item_credentials(params):
     return found
 
 
+_TASK_OPTIONS = ("releases", "concurrency", "select", "fleet", "prune")
+
+
 def _connection(params):
-    return {k: v for k, v in params.items() if k != "releases"}
+    return {k: v for k, v in params.items() if k not in _TASK_OPTIONS}
 
 
 def _titled(shown, key):
@@ -33,33 +48,198 @@ def _titled(shown, key):
                           for side in ("before_header", "after_header")}) for part in shown]
 
 
-def run_releases(params, check_mode=False, diff=False):
-    """Each release in order; one that fails leaves the others running, those that need it are skipped.
+def cores():
+    """CPU cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
-    Returns the result of each release under ``results`` (as the release module returns it, plus
-    ``release``: namespace/name), their diffs in order under ``diff``, and fails the task when any
-    release failed or was skipped."""
+
+def processes_for(concurrency, jobs, available=None):
+    """How many processes share ``concurrency`` threads: one per core, each with at least two threads (a
+    process of its own per release would pay a fork and a cold parse cache to overlap waits that threads
+    overlap for free), never more than the jobs need."""
+    available = cores() if available is None else available
+    return max(1, min(available, concurrency // 2, (jobs + 1) // 2))
+
+
+def run_releases(params, check_mode=False, diff=False, processes=None):
+    """Every release of the task, in dependency order, ``concurrency`` at a time; see the module's docs.
+
+    ``processes`` overrides processes_for (benchmarks/fleet.py compares the models with it). Returns the
+    result of each release under ``results`` (as the release module returns it, plus ``release``:
+    namespace/name, and ``pruned`` for a release uninstalled by ``prune``), their diffs in the same order
+    under ``diff``, one ``progress`` line per release start and end; fails the task when any release failed
+    or was skipped."""
+    concurrency = params.get("concurrency") or 4
+    if concurrency < 1:
+        raise ModuleFailure("concurrency: must be 1 or more, got %d" % concurrency)
     connection = _connection(params)
-    results, warnings, diffs, down = [], [], [], set()
-    for item in params["releases"]:
-        item = dict(item)
-        needs = item.pop("needs", None) or ()
-        key = "%s/%s" % (item["release_namespace"], item["release_name"])
-        blocked = [need for need in needs if need in down] if item["release_state"] == "present" else []
-        if blocked:
-            down.update((key, item["release_name"]))
-            results.append({"release": key, "changed": False, "skipped": True,
-                            "msg": "skipped: it needs %s, which did not succeed" % ", ".join(blocked)})
-            continue
-        try:
-            result, more = run_release(dict(connection, **item), check_mode, diff)
-        except ModuleFailure as exc:
-            down.update((key, item["release_name"]))
-            result, more = dict(exc.result, failed=True, msg=str(exc)), exc.warnings
+    releases = releases_of(params)  # refuses a bad list before anything is read or written
+    chosen = [rel for rel in releases if rel.selected]
+    by_key = {rel.key: rel for rel in releases}
+    found, warnings = _check_cluster(dict(params, releases=None), releases)
+    undeployed, pruned = set(found["undeployed"]), found["pruned"]
+    jobs = len(pruned) + len(chosen)
+    clock = _Clock()
+    pool = None
+    if jobs > 1 and concurrency > 1:
+        count = processes if processes is not None else processes_for(concurrency, jobs)
+        pool = workers.pool(_one, concurrency, count)
+        clock.line("%d releases, %d at a time, in %d process%s" % (jobs, concurrency, count, "" if count == 1 else "es"))
+    run = _Runner(pool, concurrency, check_mode, diff, clock)
+    try:
+        for key in pruned:
+            namespace, name = key.split("/", 1)
+            run.add(key, dict(connection, release_name=name, release_namespace=namespace, release_state="absent"))
+        absent = [rel for rel in chosen if rel.absent]
+        for rel in absent:  # dependants first: a release is uninstalled after those that need it
+            run.add(rel.key, dict(connection, **rel.params), after=[(rel.name, other.key) for other in absent
+                                                                    if rel.key in [k for _w, k in other.needs]])
+        run.phase()
+        for rel in chosen:
+            if rel.absent:
+                continue
+            missing = [written for written, key in rel.needs if key in undeployed]
+            run.add(rel.key, dict(connection, **rel.params), after=[n for n in rel.needs if by_key[n[1]].selected],
+                    skip=missing and "skipped: it needs %s, which was not selected and has no deployed revision"
+                    % ", ".join(missing))
+        run.phase()
+    finally:
+        if pool is not None:
+            pool.close()
+    order = pruned + [rel.key for rel in chosen]
+    return _report(order, run.done, set(pruned), diff, clock, warnings)
+
+
+@redacted
+def _check_cluster(params, releases):
+    """fleet.check_cluster as a runner: what it fails with is masked as a release's failure would be."""
+    undeployed, pruned = check_cluster(params, releases)
+    return {"undeployed": sorted(undeployed), "pruned": pruned}, []
+
+
+class _Clock:
+    """``progress``: lines stamped with the seconds since the task started."""
+
+    def __init__(self):
+        self.start = time.monotonic()
+        self.lines = []
+
+    def line(self, text):
+        self.lines.append("%.2fs %s" % (time.monotonic() - self.start, text))
+
+
+class _Runner:
+    """Runs the releases added since the last ``phase()`` as soon as the releases each comes ``after``
+    succeeded (the others are skipped), at most ``concurrency`` at a time, on ``pool`` (in this thread,
+    one after another, without one)."""
+
+    def __init__(self, pool, concurrency, check_mode, diff, clock):
+        self.pool, self.concurrency, self.clock = pool, concurrency, clock
+        self.check_mode, self.diff = check_mode, diff
+        self.done = {}  # key -> (result, warnings)
+        self._jobs = []
+
+    def add(self, key, params, after=(), skip=None):
+        """``after``: [(the need as written, key)]."""
+        self._jobs.append((key, params, list(after), skip))
+
+    def phase(self):
+        jobs, self._jobs = self._jobs, []
+        rank = {key: i for i, (key, _p, _a, _s) in enumerate(jobs)}
+        params = {key: p for key, p, _a, _s in jobs}
+        waiting = {key: {k for _w, k in after} for key, _p, after, _s in jobs}
+        dependants = {}
+        for key, _p, after, _s in jobs:
+            for written, need in after:
+                dependants.setdefault(need, []).append((key, written))
+        ready, started, running = [], {}, 0
+
+        def settle(key, outcome):
+            self.done[key] = outcome
+            failed = outcome[0].get("failed") or outcome[0].get("skipped")
+            for dependant, written in dependants.get(key, ()):
+                if dependant in self.done:
+                    continue
+                if failed:
+                    self.clock.line("skip %s: it needs %s, which did not succeed" % (dependant, written))
+                    settle(dependant, ({"changed": False, "skipped": True,
+                                        "msg": "skipped: it needs %s, which did not succeed" % written}, []))
+                else:
+                    waiting[dependant].discard(key)
+                    if not waiting[dependant]:
+                        ready.append(dependant)
+
+        for key, _p, after, skip in jobs:
+            if skip:
+                self.clock.line("skip %s: %s" % (key, skip[len("skipped: "):]))
+                settle(key, ({"changed": False, "skipped": True, "msg": skip}, []))
+            elif not waiting[key] and key not in self.done:
+                ready.append(key)
+        while True:
+            while ready and running < self.concurrency:
+                ready.sort(key=rank.get)
+                key = ready.pop(0)
+                if self.pool is None:
+                    self._started(key, started)
+                    self._ended(key, _one((params[key], self.check_mode, self.diff)), started, settle)
+                    continue
+                self.pool.submit(key, (params[key], self.check_mode, self.diff))
+                running += 1
+            if not running:
+                break
+            event = self.pool.next_event()
+            if event[0] == "start":
+                self._started(event[1], started)
+            else:
+                running -= 1
+                self._ended(event[1], event[2], started, settle)
+
+    def _started(self, key, started):
+        started[key] = time.monotonic()
+        self.clock.line("start %s" % key)
+
+    def _ended(self, key, value, started, settle):
+        if "lost" in value:
+            value = {"result": {"changed": False, "failed": True, "msg": value["lost"]}, "warnings": []}
+        result = value["result"]
+        took = time.monotonic() - started.get(key, time.monotonic())
+        state = "failed" if result.get("failed") else "changed" if result.get("changed") else "ok"
+        self.clock.line("%s %s in %.2fs" % (state, key, took))
+        settle(key, (result, value["warnings"]))
+
+
+def _one(job):
+    """One release as the release module runs it; what it returns or fails with as plain data (it may
+    cross a process boundary), never an exception: one release's bug must not lose the others' results."""
+    params, check_mode, diff = job
+    try:
+        result, warnings = run_release(params, check_mode, diff)
+        return {"result": result, "warnings": warnings}
+    except ModuleFailure as exc:
+        return {"result": dict(exc.result, failed=True, msg=str(exc)), "warnings": exc.warnings}
+    except HelmlessError as exc:
+        return {"result": {"changed": False, "failed": True, "msg": str(exc)}, "warnings": []}
+    except Exception as exc:  # noqa: BLE001 - reported as that release's failure, with the traceback
+        import traceback
+        return {"result": {"changed": False, "failed": True, "msg": "%s: %s" % (type(exc).__name__, exc),
+                           "exception": traceback.format_exc()}, "warnings": []}
+
+
+def _report(order, done, pruned, diff, clock, warnings):
+    results, diffs = [], []
+    for key in order:
+        result, more = done[key]
+        result = dict(result)
         warnings.extend("%s: %s" % (key, w) for w in more)
         diffs.extend(_titled(result.pop("diff", None), key))
-        results.append(dict(result, release=key))
-    outcome = {"changed": any(r.get("changed") for r in results), "results": results}
+        result["release"] = key
+        if key in pruned:
+            result["pruned"] = True
+        results.append(result)
+    outcome = {"changed": any(r.get("changed") for r in results), "results": results, "progress": clock.lines}
     if diff:
         outcome["diff"] = diffs
     problems = [r for r in results if r.get("failed") or r.get("skipped")]

@@ -244,6 +244,12 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
                              "apply them on upgrade; C(skip): like I(skip_crds)."]},
     "take_ownership": {"type": "bool", "default": False,
                        "description": ["Adopt existing objects that belong to no release or another release."]},
+    "install_only": {"type": "bool", "default": False,
+                     "description": ["Only install: a release that has a deployed revision is left as it is "
+                                     "(C(changed=false), C(status) describes that revision; the chart is not even "
+                                     "fetched or rendered), a release without one is installed as usual.",
+                                     "For releases that are handed over once installed (to an operator, or to "
+                                     "people who change them by hand)."]},
     "purge": {"type": "bool", "default": True,
               "description": ["With I(release_state=absent), delete all revision records (false: keep history)."]},
     "post_renderer": {"type": "raw",
@@ -461,9 +467,16 @@ def _release_item():
     """One release of helmless.core.releases: the release module's options, plus the role's ``chart`` and ``needs``."""
     item = copy.deepcopy(RELEASE)
     item["chart_ref"]["aliases"] = ["chart"]
+    item["labels"]["description"].append("I(select) matches them, with C(name), C(namespace) and C(chart) (the last "
+                                         "part of I(chart_ref)) as if they were labels too.")
     item["needs"] = {"type": "list", "elements": "str", "default": [],
-                     "description": ["Names (or C(namespace/name)) of releases earlier in I(releases) this one needs: "
-                                     "installed or upgraded only when each of them succeeded (uninstalls do not wait on it)."]}
+                     "description": ["Names (or C(namespace/name)) of releases of I(releases) this one needs: it "
+                                     "starts once each of them succeeded, and is skipped when one did not.",
+                                     "Uninstalls (C(state=absent)) run the other way round: a release is "
+                                     "uninstalled after the releases that need it.",
+                                     "A name that is not in I(releases), names two of them, a cycle, or a "
+                                     "release to install that needs one to uninstall fail the task before "
+                                     "anything is read or written."]}
     return item
 
 
@@ -473,8 +486,42 @@ RELEASES = {
         "required_if": [("release_state", "present", ["chart_ref"])],
         "mutually_exclusive": [("wait_timeout", "timeout"), ("force", "server_side"), ("force", "force_conflicts")],
         "description": ["The releases, each with the options of M(helmless.core.release) (C(chart) is an alias of "
-                        "I(chart_ref)), run in this order; uninstalls are ordinary items with C(state=absent).",
+                        "I(chart_ref)); uninstalls are ordinary items with C(state=absent).",
+                        "Uninstalls run first (the releases I(prune) finds, then C(state=absent) items, dependants "
+                        "first), then installs and upgrades, each as soon as the releases it I(needs) succeeded. "
+                        "Results and diffs come back in the order of this list (pruned releases first), whatever "
+                        "order the releases ran in.",
                         "A release that fails does not stop the others; the ones that I(needs) it are skipped."]},
+    "concurrency": {
+        "type": "int", "default": 4,
+        "description": ["How many releases run at the same time (C(1): one after another).",
+                        "Waiting (I(wait), hooks) costs no CPU, rendering and planning do: releases run on threads, "
+                        "spread over one process per CPU core of the controller when there are several (at most "
+                        "one per two releases in flight); see the fleets guide for the measurements.",
+                        "The default suits a two-core controller and an API server that other clients use too; "
+                        "fleets whose releases mostly wait go faster with 8 or more."]},
+    "select": {
+        "type": "raw",
+        "description": ["Run only the releases whose I(labels) match this label selector (C(tier=web), "
+                        "C(tier!=db), C(tier in (web,api)), C(!canary), comma-separated requirements all "
+                        "apply), as C(helmfile -l) and C(helm list --selector). C(name), C(namespace) and "
+                        "C(chart) match as labels too.",
+                        "A list of selectors selects the releases any of them matches (C(helmfile -l a -l b)).",
+                        "A selected release that I(needs) one not selected does not run it: that one must "
+                        "have a deployed revision, or the selected release is skipped."]},
+    "fleet": {
+        "type": "str",
+        "description": ["Name of the set of releases this task manages: every release it installs or upgrades "
+                        "gets the release label C(fleet=<fleet>) (C(helm list -l fleet=<fleet>) lists them).",
+                        "An item whose own I(labels) set C(fleet) to another value fails the task before "
+                        "anything is written."]},
+    "prune": {
+        "type": "bool", "default": False,
+        "description": ["Uninstall the releases labelled C(fleet=<fleet>) that are not in I(releases), in the "
+                        "namespaces of the releases the task runs (with I(select), only those the selector "
+                        "matches). Needs I(fleet).",
+                        "They are uninstalled first, as C(state=absent) items would be; check mode and C(--diff) "
+                        "show them first. Without I(prune) nothing is uninstalled unless an item says so."]},
 }
 
 IGNORED = ("binary_path", "replace")

@@ -221,6 +221,10 @@ def _run_release(params, check_mode, diff, progress, warnings, absent, command):
             note_release(engine.history())
             opts = _options(params, check_mode, progress, purge=params.get("purge", True))
             return _result(engine.absent(opts), params, diff, client, warnings, progress)
+        if params.get("install_only"):
+            left = _left_installed(engine, check_mode, progress)
+            if left is not None:
+                return _result(left, params, diff, client, warnings, progress)
         inp = _render(params, engine, progress, warnings)
         note_release(engine.history(), inp)
         crds = params.get("crds") or "install"
@@ -230,6 +234,22 @@ def _run_release(params, check_mode, diff, progress, warnings, absent, command):
         return _result(engine.present(inp, opts), params, diff, client, warnings, progress)
     except (OperationError, KubeError) as exc:
         raise _fail(exc, params, diff, client, warnings, progress, command) from exc
+
+
+def _left_installed(engine, check_mode, progress):
+    """``install_only``: the outcome of a release with a deployed revision, left as it is (None: install)."""
+    from ..actions.report import Outcome
+    from ..release.storage import Storage
+
+    history = engine.history()
+    deployed = Storage.deployed(history)
+    if deployed is None:
+        return None
+    note_release(history)
+    outcome = Outcome("upgrade", check_mode)
+    outcome.release = deployed
+    progress("result", "install_only: revision %d is deployed, left as it is" % deployed["version"])
+    return outcome
 
 
 @redacted

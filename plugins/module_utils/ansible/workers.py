@@ -1,0 +1,148 @@
+"""Where the releases of a ``releases`` task run: threads, or threads in forked worker processes.
+
+A release mostly waits (for the API server, for workloads to become ready, for hooks): threads overlap
+those waits at no CPU cost. Rendering and planning are CPU work that one process runs on one core at a
+time (the GIL): with more cores, worker processes forked from the module process (its imports and caches
+already loaded) each run a share of the threads. Every job runs in a fresh ``contextvars`` context, so the
+per-task state a runner keeps there (ansible/secrets.py's redaction) is its own whatever thread runs it.
+
+A pool takes jobs with ``submit(key, payload)`` and reports with ``events()``: ``("start", key)`` when a
+worker takes a job and ``("done", key, value)`` with what ``run(payload)`` returned (``run`` never raises).
+"""
+import contextvars
+import os
+import queue
+import threading
+
+
+def fork_available():
+    """Whether worker processes can be forked here (Linux; macOS forks unsafely once threads ran)."""
+    import sys
+    return sys.platform.startswith("linux") and hasattr(os, "fork")
+
+
+def pool(run, concurrency, processes=1):
+    """A pool running ``concurrency`` jobs at once, in ``processes`` processes (1: threads of this one)."""
+    if processes > 1 and fork_available():
+        return _Processes(run, concurrency, processes)
+    return _Threads(run, concurrency)
+
+
+def _isolated(run, payload):
+    return contextvars.Context().run(run, payload)
+
+
+class _Threads:
+    """``size`` threads of this process."""
+
+    def __init__(self, run, size):
+        self._run = run
+        self._jobs = queue.SimpleQueue()
+        self._events = queue.SimpleQueue()
+        self._threads = [threading.Thread(target=self._serve, daemon=True, name="helmless-release-%d" % i)
+                         for i in range(size)]
+        for thread in self._threads:
+            thread.start()
+
+    def _serve(self):
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            key, payload = job
+            self._events.put(("start", key))
+            self._events.put(("done", key, _isolated(self._run, payload)))
+
+    def submit(self, key, payload):
+        self._jobs.put((key, payload))
+
+    def next_event(self):
+        return self._events.get()
+
+    def close(self):
+        for _thread in self._threads:
+            self._jobs.put(None)
+        for thread in self._threads:
+            thread.join()
+
+
+class _Processes:
+    """``processes`` forked workers with their share of ``size`` threads each. Each worker has its own job
+    queue, so the jobs of a worker that dies are known and reported failed instead of waited for."""
+
+    def __init__(self, run, size, processes):
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self._events = context.Queue()
+        self._workers = []
+        for index in range(processes):
+            threads = size // processes + (1 if index < size % processes else 0)
+            jobs = context.Queue()
+            process = context.Process(target=_worker, args=(run, jobs, self._events, threads), daemon=True,
+                                      name="helmless-releases-%d" % index)
+            process.start()
+            self._workers.append({"process": process, "jobs": jobs, "threads": threads, "keys": set()})
+        self._lost = []
+
+    def submit(self, key, payload):
+        live = [w for w in self._workers if w["process"].is_alive()] or self._workers
+        worker = min(live, key=lambda w: len(w["keys"]) / float(w["threads"]))
+        worker["keys"].add(key)
+        worker["jobs"].put((key, payload))
+
+    def next_event(self):
+        while True:
+            if self._lost:
+                return self._lost.pop(0)
+            try:
+                event = self._events.get(timeout=1.0)
+            except queue.Empty:
+                self._collect_dead()
+                continue
+            if event[0] == "done":
+                for worker in self._workers:
+                    worker["keys"].discard(event[1])
+            return event
+
+    def _collect_dead(self):
+        for worker in self._workers:
+            process = worker["process"]
+            if worker["keys"] and not process.is_alive():
+                message = "the worker process running it (pid %d) ended with exit code %s" % (
+                    process.pid, process.exitcode)
+                self._lost.extend(("done", key, {"lost": message}) for key in sorted(worker["keys"]))
+                worker["keys"].clear()
+
+    def close(self):
+        for worker in self._workers:
+            for _thread in range(worker["threads"]):
+                worker["jobs"].put(None)
+            worker["jobs"].close()  # its feeder thread ends once the Nones are written
+        for worker in self._workers:
+            worker["jobs"].join_thread()
+            worker["process"].join(30)
+            if worker["process"].is_alive():
+                worker["process"].kill()
+                worker["process"].join()
+        self._events.close()
+
+
+def _worker(run, jobs, events, threads):
+    """A worker process: ``threads`` threads taking this worker's jobs."""
+    def serve():
+        while True:
+            job = jobs.get()
+            if job is None:
+                return
+            key, payload = job
+            events.put(("start", key))
+            events.put(("done", key, _isolated(run, payload)))
+
+    pool = [threading.Thread(target=serve, daemon=True) for _ in range(threads)]
+    for thread in pool:
+        thread.start()
+    for thread in pool:
+        thread.join()
+    events.close()
+    events.join_thread()
