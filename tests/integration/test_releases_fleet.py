@@ -305,3 +305,19 @@ def test_each_release_keeps_its_own_secret_masking_when_they_run_at_once(kubecon
         text = yaml.safe_dump(entry) + shown[name]
         assert any(form in text for form in forms[name]) is (name == "p0"), name  # show_secrets: its own only
         assert not any(form in text for other in passwords if other != name for form in forms[other]), name
+
+
+def test_uninstalls_run_first_and_dependants_before_what_they_need(kubeconfig, chart, namespaces):
+    namespace = namespaces()
+    releases = [release("c", chart, namespace, delay="0s"), release("b", chart, namespace, delay="0s", needs=["a"]),
+                release("a", chart, namespace, delay="0s")]
+    run(kubeconfig, releases, concurrency=4)
+    releases[0]["values"]["tag"] = "2"
+    releases[1]["state"] = releases[2]["state"] = "absent"
+    result = run(kubeconfig, releases, concurrency=4)[0]
+    assert [(r["release"], r["changed"]) for r in result["results"]] == [
+        (namespace + "/c", True), (namespace + "/b", True), (namespace + "/a", True)]
+    lines = progress(result)
+    assert ended(lines, namespace + "/b") < lines.index("start %s/a" % namespace)
+    assert ended(lines, namespace + "/a") < lines.index("start %s/c" % namespace)
+    assert [engine_for(kubeconfig, namespace, name).history() == [] for name in "abc"] == [True, True, False]

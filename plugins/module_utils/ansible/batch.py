@@ -95,15 +95,18 @@ def run_releases(params, check_mode=False, diff=False, processes=None):
             run.add(key, dict(connection, release_name=name, release_namespace=namespace, release_state="absent"))
         absent = [rel for rel in chosen if rel.absent]
         for rel in absent:  # dependants first: a release is uninstalled after those that need it
-            run.add(rel.key, dict(connection, **rel.params), after=[(rel.name, other.key) for other in absent
-                                                                    if rel.key in [k for _w, k in other.needs]])
+            run.add(rel.key, dict(connection, **rel.params),
+                    after=[("%s needs it and was not uninstalled" % other.key, other.key) for other in absent
+                           if rel.key in [key for _w, key in other.needs]])
         run.phase()
         for rel in chosen:
             if rel.absent:
                 continue
             missing = [written for written, key in rel.needs if key in undeployed]
-            run.add(rel.key, dict(connection, **rel.params), after=[n for n in rel.needs if by_key[n[1]].selected],
-                    skip=missing and "skipped: it needs %s, which was not selected and has no deployed revision"
+            run.add(rel.key, dict(connection, **rel.params),
+                    after=[("it needs %s, which did not succeed" % written, key) for written, key in rel.needs
+                           if by_key[key].selected],
+                    skip=missing and "it needs %s, which was not selected and has no deployed revision"
                     % ", ".join(missing))
         run.phase()
     finally:
@@ -143,7 +146,8 @@ class _Runner:
         self._jobs = []
 
     def add(self, key, params, after=(), skip=None):
-        """``after``: [(the need as written, key)]."""
+        """``after``: [(why the release is skipped when that one does not succeed, key)]; ``skip``: why it
+        is skipped from the start."""
         self._jobs.append((key, params, list(after), skip))
 
     def phase(self):
@@ -153,30 +157,33 @@ class _Runner:
         waiting = {key: {k for _w, k in after} for key, _p, after, _s in jobs}
         dependants = {}
         for key, _p, after, _s in jobs:
-            for written, need in after:
-                dependants.setdefault(need, []).append((key, written))
+            for why, need in after:
+                dependants.setdefault(need, []).append((key, why))
         ready, started, running = [], {}, 0
 
         def settle(key, outcome):
             self.done[key] = outcome
             failed = outcome[0].get("failed") or outcome[0].get("skipped")
-            for dependant, written in dependants.get(key, ()):
+            for dependant, why in dependants.get(key, ()):
                 if dependant in self.done:
                     continue
                 if failed:
-                    self.clock.line("skip %s: it needs %s, which did not succeed" % (dependant, written))
-                    settle(dependant, ({"changed": False, "skipped": True,
-                                        "msg": "skipped: it needs %s, which did not succeed" % written}, []))
+                    skip(dependant, why)
                 else:
                     waiting[dependant].discard(key)
                     if not waiting[dependant]:
                         ready.append(dependant)
 
-        for key, _p, after, skip in jobs:
-            if skip:
-                self.clock.line("skip %s: %s" % (key, skip[len("skipped: "):]))
-                settle(key, ({"changed": False, "skipped": True, "msg": skip}, []))
-            elif not waiting[key] and key not in self.done:
+        def skip(key, why):
+            self.clock.line("skip %s: %s" % (key, why))
+            settle(key, ({"changed": False, "skipped": True, "msg": "skipped: " + why}, []))
+
+        for key, _p, _a, why in jobs:
+            if key in self.done:
+                continue
+            if why:
+                skip(key, why)
+            elif not waiting[key]:
                 ready.append(key)
         while True:
             while ready and running < self.concurrency:
