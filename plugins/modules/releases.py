@@ -9,12 +9,18 @@ short_description: Install, upgrade or uninstall many Helm releases in one task 
 version_added: 0.2.0
 description:
   - Runs each release of I(releases) exactly as M(helmless.core.release) does (the same options, check mode,
-    C(--diff), result and failure), in the order given, in one module process.
+    C(--diff), result and failure), in one module process.
+  - Releases run as a graph, I(concurrency) at a time - uninstalls first (dependants before what they need), then
+    each install or upgrade as soon as the releases it I(needs) succeeded - on threads, and on forked worker
+    processes where the controller has the cores for them. Results and diffs come in the order of I(releases),
+    whatever finished first.
   - A loop over M(helmless.core.release) starts a new process per release, which imports the engine and parses the
     chart's templates again each time; here that happens once per task, so a fleet of releases of few charts
     costs a fraction (the C(helmless.core.releases) role uses this module).
-  - A release that fails does not stop the others, as in a loop; releases that I(needs) it are skipped. The task
-    fails when any release failed or was skipped, with every release's result.
+  - I(select) runs the releases whose labels match a selector; I(fleet) labels the releases the task installs or
+    upgrades, and I(prune) uninstalls that fleet's releases that are no longer listed.
+  - A release that fails does not stop the others; releases that I(needs) it are skipped. The task fails when any
+    release failed or was skipped, with every release's result.
 author:
   - helmless.core founders (@helmless)
 extends_documentation_fragment:
@@ -46,18 +52,39 @@ EXAMPLES = r"""
       - name: legacy
         namespace: shop
         state: absent
+
+- name: A fleet, eight at a time; releases removed from the list are uninstalled
+  helmless.core.releases:
+    concurrency: 8
+    fleet: shop
+    prune: true
+    releases: "{{ shop_releases }}"
+
+- name: Only the front end (its needs must be deployed already)
+  helmless.core.releases:
+    select: tier=front
+    releases: "{{ shop_releases }}"
 """
 
 RETURN = r"""
 results:
   description:
-    - One entry per release, in order - what M(helmless.core.release) returns for it (C(status), C(plan), C(drift),
-      C(hooks), C(api_requests), C(stdout), C(stderr), C(command), C(progress)), plus C(release) (namespace/name).
+    - One entry per release run, in the order of I(releases) (the ones I(prune) uninstalled first) - what
+      M(helmless.core.release) returns for it (C(status), C(plan), C(drift), C(hooks), C(api_requests), C(stdout),
+      C(stderr), C(command), C(progress)), plus C(release) (namespace/name) and, for a pruned release,
+      C(pruned=true). Releases I(select) leaves out are not listed.
     - A release that failed has C(failed=true) and C(msg); one skipped because a release it needs did not succeed
-      has C(skipped=true) and C(msg).
+      (or, not selected, has no deployed revision) has C(skipped=true) and C(msg).
   returned: always
   type: list
   elements: dict
+progress:
+  description:
+    - One line as each release starts and as it ends (C(changed), C(ok) or C(failed), with its duration), or is
+      skipped, stamped with the seconds since the task started; C(-v) shows it.
+  returned: always
+  type: list
+  elements: str
 diff:
   description:
     - With C(--diff), the diff of every release, in order, as the release module returns it.
