@@ -1,17 +1,31 @@
 #!/usr/bin/env python3
-"""Fleet throughput: many releases across many inventory hosts with forks, ours vs kubernetes.core.helm.
+"""Fleet throughput: one cluster's releases run several at a time, and many inventory hosts with forks.
 
-8 inventory hosts (each its own kubeconfig context and namespace on the local control plane), 5
-releases each (40), ``forks: 4``: ``roles/releases`` installs them, then the same play runs again
-(every release a no-op), all with one 20-object chart unless ``--chart`` names another. kubernetes.core.helm runs
-the same releases as one looped task per host: the newest (the ``ansible`` package's 6.6.0, driving the real helm
-v4 binary), the peer of the target, and 6.2.0 driving helm v3, a second row (benchmarks/release.py's PEERS).
-Prints releases per minute for the install, the re-run and both, and the ratio ours / kubernetes.core.helm next
-to its target, in the same run. The same loop with ``ping`` for a
-module measures Ansible's own floor per release (fork, module transfer, templating the item), which
+One cluster (``concurrency``): 40 releases into one namespace, each ``wait: true`` on a Deployment whose pod
+the test cluster makes Ready 3 to 7 s after it is created (5 s +-2 s: kwok's pod-ready delay annotations,
+scripts/controlplane.d), installed, re-run unchanged (a no-op), then upgraded (a new pod each). Peers, all
+measured in the same run: the ``releases`` module with ``concurrency: 1`` (one after another) and
+``concurrency: 8``; ``helmfile sync --concurrency 8`` driving the real helm v4 CLI (helmfile and helm built
+by scripts/controlplane build); a ``kubernetes.core.helm`` loop (6.6.0, driving helm v4). Prints wall time
+and releases per minute per phase, and the ratios next to their targets. ``--models`` also times the ways
+``releases`` can spread 8 releases in flight (threads of one process, processes of one thread, processes of
+several threads: ansible/workers.py), while waiting and for releases that never wait (CPU-bound).
+
+Many hosts (``hosts``): 8 inventory hosts (each its own kubeconfig context and namespace on the local
+control plane), 5 releases each (40), ``forks: 4``: ``roles/releases`` installs them, then the same play runs
+again (every release a no-op), all with one 20-object chart unless ``--chart`` names another.
+kubernetes.core.helm runs the same releases as one looped task per host: the newest (the ``ansible``
+package's 6.6.0, driving the real helm v4 binary), the peer of the target, and 6.2.0 driving helm v3, a
+second row (benchmarks/release.py's PEERS). Prints releases per minute for the install, the re-run and both,
+and the ratio ours / kubernetes.core.helm next to its target, in the same run. The same loop with ``ping``
+for a module measures Ansible's own floor per release (fork, module transfer, templating the item), which
 no module can go below: where the target is missed, it says whether the floor or a module dominates.
 
-    python3 benchmarks/fleet.py [--quick] [--hosts 8] [--releases 5] [--forks 4] [--chart DIR]
+    python3 benchmarks/fleet.py [--only concurrency|hosts] [--models] [--quick]
+                                [--releases-in-cluster 40] [--hosts 8] [--releases 5] [--forks 4] [--chart DIR]
+
+It starts its own control plane (``HELMLESS_CONTROLPLANE_DIR``, default a directory of its own) unless one
+runs there, and refuses one whose pods are Ready at once despite the delay annotations.
 """
 import argparse
 import os
@@ -112,27 +126,36 @@ def run(play, inventory, forks, env):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="4 hosts x 2 releases, forks 4")
+    parser.add_argument("--only", choices=("concurrency", "hosts"), help="run only this part")
+    parser.add_argument("--models", action="store_true", help="also time threads, processes and both")
+    parser.add_argument("--quick", action="store_true", help="10 releases in one cluster; 4 hosts x 2 releases")
+    parser.add_argument("--releases-in-cluster", type=int, default=40)
     parser.add_argument("--hosts", type=int, default=8)
     parser.add_argument("--releases", type=int, default=5, help="releases per host")
     parser.add_argument("--forks", type=int, default=4)
-    parser.add_argument("--chart", help="chart directory (default: a generated 20-object chart; corpus charts "
-                                         "with random names, e.g. podinfo's test hooks, upgrade on every run)")
+    parser.add_argument("--chart", help="chart directory of the hosts part (default: a generated 20-object chart; "
+                                         "corpus charts with random names, e.g. podinfo's test hooks, upgrade on "
+                                         "every run)")
     args = parser.parse_args()
     if args.quick:
-        args.hosts, args.releases = 4, 2
+        args.hosts, args.releases, args.releases_in_cluster = 4, 2, 10
     _link_collection()
     sys.path.insert(0, os.path.join(ROOT, "scripts", "controlplane.d"))
     import cp_build  # noqa: E402
     import cp_run  # noqa: E402
 
-    was_running = bool(cp_run.running(cp_run.default_dir()))
-    admin = cp_run.start(cp_run.default_dir())["kubeconfig"]
+    where = os.environ.get("HELMLESS_CONTROLPLANE_DIR") or os.path.join(tempfile.gettempdir(),
+                                                                         "helmless-fleet-bench-%d" % os.getuid())
+    was_running = bool(cp_run.running(where))
+    admin = cp_run.start(where)["kubeconfig"]
     try:
-        measure(args, admin, cp_build.binaries())
+        if args.only != "hosts":
+            concurrency(args, admin, cp_build.binaries())
+        if args.only != "concurrency":
+            measure(args, admin, cp_build.binaries())
     finally:
         if not was_running:
-            cp_run.stop(cp_run.default_dir())
+            cp_run.stop(where)
 
 
 def measure(args, admin, bins):
@@ -202,6 +225,249 @@ def dominates(ratio, floor_wall, floor_cpu, wall, cpu):
                        % best)
     return text + ("\nmissed: our module's own cost dominates: %.2fx needs ours <= %.2f s above the floor"
                    % (TARGET, (wall["kcore"] / TARGET) - floor_wall))
+
+# --- one cluster, several releases at a time -------------------------------------------------------------
+
+CONCURRENCY = 8
+# conc 8 / sequential (each phase); conc 8 / helmfile releases per minute (each phase); the no-op re-run's
+# wall time against helmfile's, which runs helm for every release
+TARGETS = {"sequential": 5.0, "helmfile": 1.5, "noop_time_vs_helmfile": 0.5}
+PHASES = (("install", "1"), ("re-run", "1"), ("upgrade", "2"))
+SLOW = """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}
+data:
+  tag: {{ .Values.tag | quote }}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ .Release.Name }}
+spec:
+  selector:
+    app: {{ .Release.Name }}
+  ports:
+  - port: 80
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      app: {{ .Release.Name }}
+  template:
+    metadata:
+      labels:
+        app: {{ .Release.Name }}
+      annotations:
+        pod-ready.stage.kwok.x-k8s.io/delay: 3s
+        pod-ready.stage.kwok.x-k8s.io/jitter-delay: 7s
+    spec:
+      containers:
+      - name: app
+        image: nginx:1
+        env:
+        - name: TAG
+          value: {{ .Values.tag | quote }}
+"""
+
+
+def slow_charts(work, count):
+    """``count`` charts (slow-0 ...), each a Deployment (its pod Ready 3 to 7 s after creation), a Service
+    and a ConfigMap. One chart directory per release, as a fleet of different applications has: helmfile
+    runs the releases of one local chart one at a time (its per-chart operation lock)."""
+    paths = []
+    for i in range(count):
+        path = os.path.join(work, "slow-%d" % i)
+        os.makedirs(os.path.join(path, "templates"))
+        with open(os.path.join(path, "Chart.yaml"), "w") as handle:
+            handle.write("apiVersion: v2\nname: slow-%d\nversion: 0.1.0\n" % i)
+        with open(os.path.join(path, "values.yaml"), "w") as handle:
+            handle.write("tag: \"1\"\n")
+        with open(os.path.join(path, "templates", "app.yaml"), "w") as handle:
+            handle.write(SLOW)
+        paths.append(path)
+    return paths
+
+
+def _items(charts, namespace, tag):
+    return [{"name": "rel-%d" % i, "namespace": namespace, "chart": chart, "values": {"tag": tag, "rev": tag}}
+            for i, chart in enumerate(charts)]
+
+
+def _write(path, doc):
+    with open(path, "w") as handle:
+        yaml.safe_dump(doc, handle, sort_keys=False)
+    return path
+
+
+def ours_command(work, kubeconfig, items, concurrency):
+    play = [{"name": "fleet (helmless.core.releases)", "hosts": "localhost", "connection": "local",
+             "gather_facts": False, "tasks": [{"name": "releases", "helmless.core.releases": {
+                 "kubeconfig": kubeconfig, "concurrency": concurrency,
+                 "releases": [dict(i, create_namespace=True, wait=True, wait_timeout="5m") for i in items]}}]}]
+    path = _write(os.path.join(work, "ours-%d.yml" % concurrency), play)
+    return [tool("ansible-playbook"), "-i", "localhost,", "-e", "ansible_python_interpreter=" + sys.executable, path]
+
+
+def kcore_command(work, kubeconfig, items, helm):
+    play = [{"name": "fleet (kubernetes.core.helm)", "hosts": "localhost", "connection": "local",
+             "gather_facts": False, "tasks": [{"name": "releases", "kubernetes.core.helm": {
+                 "name": "{{ item.name }}", "release_namespace": "{{ item.namespace }}",
+                 "chart_ref": "{{ item.chart }}", "release_values": "{{ item['values'] }}", "create_namespace": True,
+                 "wait": True, "wait_timeout": "5m", "kubeconfig": kubeconfig, "binary_path": helm},
+                 "loop": items, "loop_control": {"label": "{{ item.namespace }}/{{ item.name }}"}}]}]
+    path = _write(os.path.join(work, "kcore.yml"), play)
+    return [tool("ansible-playbook"), "-i", "localhost,", "-e", "ansible_python_interpreter=" + sys.executable, path]
+
+
+def helmfile_command(work, items, bins):
+    """``helmfile sync --concurrency 8`` of the same releases (wait, as ours), driving the helm4 CLI."""
+    doc = {"helmDefaults": {"wait": True, "timeout": 300, "createNamespace": True},
+           "releases": [{"name": i["name"], "namespace": i["namespace"], "chart": i["chart"],
+                         "values": [i["values"]]} for i in items]}
+    path = _write(os.path.join(work, "helmfile.yaml"), doc)
+    return [bins["helmfile"], "--helm-binary", bins["helm4"], "--file", path, "sync",
+            "--concurrency", str(CONCURRENCY)]
+
+
+def timed_run(cmd, env):
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    took = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit("%s failed:\n%s%s" % (" ".join(cmd[:3]), proc.stdout[-4000:], proc.stderr[-3000:]))
+    return took
+
+
+def _delayed(core, namespace):
+    """Seconds between a pod's creation and its Ready condition (the control plane's delay at work)."""
+    pod = core.list_namespaced_pod(namespace).items[0]
+    ready = next(c for c in pod.status.conditions if c.type == "Ready")
+    return (ready.last_transition_time - pod.metadata.creation_timestamp).total_seconds()
+
+
+def concurrency(args, admin, bins):
+    from kubernetes import client, config
+
+    if not os.path.exists(bins["helmfile"]):
+        raise SystemExit("helmfile is not built (%s): run scripts/controlplane build helmfile" % bins["helmfile"])
+    work = tempfile.mkdtemp(prefix="helmless-fleet-concurrency-")
+    charts = slow_charts(work, args.releases_in_cluster)
+    core = client.CoreV1Api(config.new_client_from_config(config_file=admin))
+    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=COLLECTIONS, ANSIBLE_LOCALHOST_WARNING="false",
+               KUBECONFIG=admin, HELM_CONFIG_HOME=os.path.join(work, "hc"),
+               HELM_CACHE_HOME=os.path.join(work, "hcache"), HELM_DATA_HOME=os.path.join(work, "hd"),
+               HELM_PLUGINS=os.path.join(work, "plugins"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    count = args.releases_in_cluster
+    peers = {"sequential": lambda items: (ours_command(work, admin, items, 1), env),
+             "concurrent": lambda items: (ours_command(work, admin, items, CONCURRENCY), env),
+             "helmfile": lambda items: (helmfile_command(work, items, bins), env),
+             "kcore": lambda items: (kcore_command(work, admin, items, bins[PEERS["kcore"]["helm"]]),
+                                     peer_env(env, "kcore"))}
+    times, spaces = {}, []
+    for who, command in peers.items():
+        namespace = "conc-%s-%s" % (who, uuid.uuid4().hex[:5])
+        spaces.append(namespace)
+        times[who] = []
+        for phase, tag in PHASES:
+            times[who].append(timed_run(*command(_items(charts, namespace, tag))))
+            if phase == "install" and _delayed(core, namespace) < 2.9:
+                raise SystemExit("pods became Ready at once: the control plane has no pod-ready delay Stage (one "
+                                 "started from older scripts/controlplane.d?); stop it and run again")
+    if args.models:
+        models = measure_models(admin, {"waiting": charts, "cpu": [release_scoped_chart(work, 50)] * count}, spaces)
+    for namespace in spaces:
+        core.delete_namespace(namespace)
+    print_concurrency(count, times, bins)
+    if args.models:
+        print_models(count, models)
+
+
+def print_concurrency(count, times, bins):
+    labels = {"sequential": "releases, concurrency 1", "concurrent": "releases, concurrency %d" % CONCURRENCY,
+              "helmfile": "helmfile sync --conc %d" % CONCURRENCY, "kcore": peer_label("kcore", True) + " loop"}
+    print("fleet in one cluster: %d releases, wait: true, each pod Ready 5 s +-2 s after creation; %s; %s = %s"
+          % (count, _helmfile_version(bins), peer_label("kcore", True), peer_label("kcore")))
+    print("%-28s %9s %9s %9s %12s %12s %12s" % ("", "install s", "re-run s", "upgrade s", "install/min",
+                                                 "re-run/min", "upgrade/min"))
+    for who, label in labels.items():
+        print("%-28s %9.1f %9.1f %9.1f %12.1f %12.1f %12.1f" % ((label,) + tuple(times[who])
+                                                               + tuple(count * 60 / t for t in times[who])))
+    ours = times["concurrent"]
+    rows = [("concurrency %d / sequential" % CONCURRENCY, [s / o for s, o in zip(times["sequential"], ours)],
+             "(target >= %.1fx each)" % TARGETS["sequential"]),
+            ("concurrency %d / helmfile" % CONCURRENCY, [h / o for h, o in zip(times["helmfile"], ours)],
+             "(target >= %.1fx each; re-run time <= %.1fx helmfile's: %.2fx)" % (
+                 TARGETS["helmfile"], TARGETS["noop_time_vs_helmfile"], ours[1] / times["helmfile"][1])),
+            ("concurrency %d / kcore loop" % CONCURRENCY, [k / o for k, o in zip(times["kcore"], ours)], "")]
+    print("releases per minute, ratio   %9s %9s %9s" % ("install", "re-run", "upgrade"))
+    for label, ratios, target in rows:
+        print("%-28s %8.2fx %8.2fx %8.2fx   %s" % ((label,) + tuple(ratios) + (target,)))
+    missed = [label for label, ratios, _t in rows[:2] for r in ratios
+              if r < TARGETS["sequential" if "sequential" in label else "helmfile"]]
+    if ours[1] / times["helmfile"][1] > TARGETS["noop_time_vs_helmfile"]:
+        missed.append("re-run time vs helmfile")
+    print("targets: %s" % ("all met" if not missed else "missed: " + ", ".join(sorted(set(missed)))))
+
+
+def _helmfile_version(bins):
+    out = subprocess.run([bins["helmfile"], "--version"], capture_output=True, text=True).stdout.split()
+    return "helmfile %s driving helm %s" % (out[-1] if out else "?", os.path.basename(
+        os.path.dirname(os.path.dirname(bins["helm4"]))).split("-", 1)[-1])
+
+
+# --- how releases spreads its work: threads, processes, both ----------------------------------------------
+
+def measure_models(admin, charts, spaces):
+    """Wall seconds per phase of run_releases at concurrency 8 with 1 process (8 threads), 8 processes (one
+    thread each) and 2 processes (4 threads each): releases that wait for slow pods, and releases of a
+    50-object chart that do not wait (CPU)."""
+    sys.path.insert(0, COLLECTIONS)
+    from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
+    from ansible_collections.helmless.core.plugins.module_utils.ansible.batch import run_releases
+    from ansible_collections.helmless.core.plugins.module_utils.ansible.options import (CONNECTION, RELEASES,
+                                                                                        argument_spec)
+    validator = ArgumentSpecValidator(argument_spec(CONNECTION, RELEASES))
+    out = {}
+    for load, wait in (("waiting", True), ("cpu", False)):
+        for processes in (1, CONCURRENCY, 2):
+            namespace = "models-%s-%d-%s" % (load, processes, uuid.uuid4().hex[:5])
+            spaces.append(namespace)
+            walls = []
+            for _phase, tag in PHASES:
+                items = [dict(i, create_namespace=True, wait=wait, wait_timeout="5m")
+                         for i in _items(charts[load], namespace, tag)]
+                params = validator.validate({"kubeconfig": admin, "concurrency": CONCURRENCY,
+                                             "releases": items}).validated_parameters
+                before = _cpu()
+                start = time.perf_counter()
+                run_releases(params, processes=processes)
+                walls.append((time.perf_counter() - start, _cpu() - before))
+            out[(load, processes)] = walls
+    return out
+
+
+def _cpu():
+    """CPU seconds of this process and of the worker processes it has waited for."""
+    mine, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
+
+
+def print_models(count, models):
+    print("releases at concurrency %d, %d releases, by model (wall s: install, re-run, upgrade; %d cores)"
+          % (CONCURRENCY, count, os.cpu_count()))
+    print("%-8s %-26s %8s %8s %8s   %s" % ("load", "model", "install", "re-run", "upgrade",
+                                          "CPU s of the releases task (cores busy): install, re-run, upgrade"))
+    names = {1: "1 process x 8 threads", CONCURRENCY: "8 processes x 1 thread", 2: "2 processes x 4 threads"}
+    for (load, processes), walls in sorted(models.items()):
+        print("%-8s %-26s %8.1f %8.1f %8.1f   %s" % ((load, names[processes]) + tuple(w for w, _c in walls) + (
+            ", ".join("%.1f (%.2f)" % (c, c / w) for w, c in walls),)))
 
 
 if __name__ == "__main__":

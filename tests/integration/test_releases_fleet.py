@@ -71,10 +71,11 @@ def params(kubeconfig, releases, **task):
     return checked.validated_parameters
 
 
-def run(kubeconfig, releases, check=False, diff=False, fails=False, **task):
-    """(result, warnings) of a releases task; a failed task's result carries its message as ``msg``."""
+def run(kubeconfig, releases, check=False, diff=False, fails=False, processes=None, **task):
+    """(result, warnings) of a releases task; a failed task's result carries its message as ``msg``.
+    ``processes``: worker processes to fork (default: as the module decides)."""
     try:
-        result, warnings = run_releases(params(kubeconfig, releases, **task), check, diff)
+        result, warnings = run_releases(params(kubeconfig, releases, **task), check, diff, processes=processes)
     except ModuleFailure as exc:
         assert fails, "the task failed: %s" % exc
         return dict(exc.result, msg=str(exc)), exc.warnings
@@ -146,20 +147,21 @@ NAMES = ("web", "report", "api", "cache", "broken", "worker", "db")
 def test_a_fleet_ends_the_same_and_reports_in_list_order_at_any_concurrency(kubeconfig, kube_client, chart,
                                                                             namespaces):
     seen = {}
-    for concurrency in (1, 4):
+    for concurrency, processes in ((1, None), (4, None), (4, 2)):  # one after another; threads; processes
         namespace = namespaces()
         releases = graph(chart, namespace)
-        preview = run(kubeconfig, releases, check=True, diff=True, fails=True, concurrency=concurrency,
-                      fleet="shop")[0]
-        applied = run(kubeconfig, releases, diff=True, fails=True, concurrency=concurrency, fleet="shop")[0]
-        again = run(kubeconfig, releases, fails=True, concurrency=concurrency, fleet="shop")[0]
-        seen[concurrency] = (outcome(preview, namespace), outcome(applied, namespace, created=True),
-                             outcome(again, namespace),
-                             cluster(kubeconfig, kube_client, namespace, NAMES), progress(applied), namespace)
+        task = dict(concurrency=concurrency, processes=processes, fleet="shop", fails=True)
+        preview = run(kubeconfig, releases, check=True, diff=True, **task)[0]
+        applied = run(kubeconfig, releases, diff=True, **task)[0]
+        again = run(kubeconfig, releases, **task)[0]
+        seen[concurrency, processes] = (outcome(preview, namespace), outcome(applied, namespace, created=True),
+                                        outcome(again, namespace), cluster(kubeconfig, kube_client, namespace, NAMES),
+                                        progress(applied), namespace)
 
-    (preview, applied, again, state, _lines, namespace) = seen[1]
-    for index, what in enumerate(("preview", "results and diffs", "re-run", "cluster and records")):
-        assert seen[4][index] == seen[1][index], what  # the same at any concurrency
+    (preview, applied, again, state, _lines, namespace) = seen[1, None]
+    for other in ((4, None), (4, 2)):
+        for index, what in enumerate(("preview", "results and diffs", "re-run", "cluster and records")):
+            assert seen[other][index] == seen[1, None][index], (other, what)  # the same at any concurrency
     assert [row[:4] for row in applied[0]] == [
         ("NS/web", True, False, False), ("NS/report", False, False, True), ("NS/api", True, False, False),
         ("NS/cache", True, False, False), ("NS/broken", None, True, False), ("NS/worker", True, False, False),
@@ -178,14 +180,14 @@ def test_a_fleet_ends_the_same_and_reports_in_list_order_at_any_concurrency(kube
     assert records["web"][0][2] == {"name": "web", "owner": "helm", "status": "deployed", "version": "1",
                                     "tier": "front", "fleet": "shop"}
 
-    for concurrency in (1, 4):  # a release starts only once each release it needs ended
-        lines, namespace = seen[concurrency][4], seen[concurrency][5]
+    for lines, namespace in (one[4:] for one in seen.values()):  # each starts once what it needs ended
         for dependant, need in (("web", "api"), ("api", "db"), ("worker", "db"), ("web", "db")):
             assert ended(lines, "%s/%s" % (namespace, need)) < lines.index("start %s/%s" % (namespace, dependant))
-    (sequential, ns1), (concurrent, ns4) = seen[1][4:], seen[4][4:]
+    sequential, ns1 = seen[1, None][4:]
     assert not overlapped(sequential, ns1 + "/cache", ns1 + "/db")
-    assert overlapped(concurrent, ns4 + "/cache", ns4 + "/db")  # independent releases ran at the same time
-    assert "skip %s/report: it needs broken, which did not succeed" % ns4 in concurrent
+    for concurrent, ns4 in (seen[4, None][4:], seen[4, 2][4:]):
+        assert overlapped(concurrent, ns4 + "/cache", ns4 + "/db")  # independent releases ran at the same time
+        assert "skip %s/report: it needs broken, which did not succeed" % ns4 in concurrent
 
 
 def test_a_cycle_or_an_unknown_need_is_refused_before_anything_is_written(kubeconfig, kube_client, chart,
@@ -287,7 +289,9 @@ def test_install_only_installs_a_missing_release_and_leaves_a_deployed_one_as_it
     assert len(engine_for(kubeconfig, namespace, "solo").history()) == 1
 
 
-def test_each_release_keeps_its_own_secret_masking_when_they_run_at_once(kubeconfig, namespaces, tmp_path):
+@pytest.mark.parametrize("processes", [1, 2], ids=["threads", "processes"])
+def test_each_release_keeps_its_own_secret_masking_when_they_run_at_once(kubeconfig, namespaces, tmp_path,
+                                                                         processes):
     namespace = namespaces()
     secret_chart = write_chart(tmp_path, dict(TEMPLATES, **{
         "secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Release.Name }}\n"
@@ -298,7 +302,7 @@ def test_each_release_keeps_its_own_secret_masking_when_they_run_at_once(kubecon
     items = [dict(release(name, secret_chart, namespace, delay="0s"),
                   values={"delay": "0s", "tag": "1", "password": password},
                   show_secrets=name == "p0") for name, password in passwords.items()]
-    result = run(kubeconfig, items, diff=True, concurrency=4)[0]
+    result = run(kubeconfig, items, diff=True, processes=processes, concurrency=4)[0]
     shown = dict(zip(passwords, [p["prepared"] for p in result["diff"]]))
     for entry in result["results"]:
         name = entry["release"].split("/")[1]

@@ -56,12 +56,20 @@ def cores():
         return os.cpu_count() or 1
 
 
+# Releases in flight one process carries before its core is busy: at 8 in flight, releases that wait and
+# releases of a 50-object chart that do not (their no-op re-run the busiest) kept at most half a core busy
+# (benchmarks/fleet.py --models). Wider, render and plan need more cores than the GIL gives one process.
+THREADS_PER_PROCESS = 16
+
+
 def processes_for(concurrency, jobs, available=None):
-    """How many processes share ``concurrency`` threads: one per core, each with at least two threads (a
-    process of its own per release would pay a fork and a cold parse cache to overlap waits that threads
-    overlap for free), never more than the jobs need."""
+    """How many processes share ``concurrency`` threads: one per THREADS_PER_PROCESS releases in flight, on
+    at most half the cores (Ansible's other forks and the controller need the rest). A process more costs
+    a fork and renders its charts again before its caches are warm: measured slower until one process's
+    core is busy."""
     available = cores() if available is None else available
-    return max(1, min(available, concurrency // 2, (jobs + 1) // 2))
+    in_flight = min(concurrency, jobs)
+    return max(1, min(available // 2, -(-in_flight // THREADS_PER_PROCESS)))
 
 
 def run_releases(params, check_mode=False, diff=False, processes=None):
@@ -87,7 +95,8 @@ def run_releases(params, check_mode=False, diff=False, processes=None):
     if jobs > 1 and concurrency > 1:
         count = processes if processes is not None else processes_for(concurrency, jobs)
         pool = workers.pool(_one, concurrency, count)
-        clock.line("%d releases, %d at a time, in %d process%s" % (jobs, concurrency, count, "" if count == 1 else "es"))
+        clock.line("%d releases, %d at a time, in %d process%s" % (jobs, concurrency, count,
+                                                                   "" if count == 1 else "es"))
     run = _Runner(pool, concurrency, check_mode, diff, clock)
     try:
         for key in pruned:

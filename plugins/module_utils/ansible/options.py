@@ -494,10 +494,10 @@ RELEASES = {
                         "A release that fails does not stop the others; the ones that I(needs) it are skipped."]},
     "concurrency": {
         "type": "int", "default": 4,
-        "description": ["How many releases run at the same time (C(1): one after another).",
-                        "Waiting (I(wait), hooks) costs no CPU, rendering and planning do: releases run on threads, "
-                        "spread over one process per CPU core of the controller when there are several (at most "
-                        "one per two releases in flight); see the fleets guide for the measurements.",
+        "description": ["How many releases run at the same time (C(1): one after another, in list order).",
+                        "Waiting (I(wait), hooks, the API server) costs no CPU: releases run on threads of the "
+                        "module's process, and only beyond 16 in flight on forked worker processes too (one per "
+                        "16, on at most half the controller's cores); the fleets guide has the measurements.",
                         "The default suits a two-core controller and an API server that other clients use too; "
                         "fleets whose releases mostly wait go faster with 8 or more."]},
     "select": {

@@ -109,8 +109,9 @@ def test_prune_needs_a_fleet_and_a_fleet_must_be_a_label_value():
 
 
 @pytest.mark.parametrize("concurrency, jobs, cores, processes", [
-    (1, 40, 8, 1), (4, 40, 2, 2), (8, 40, 2, 2), (8, 40, 16, 4), (32, 40, 16, 16), (8, 3, 16, 2), (8, 1, 16, 1),
+    (1, 40, 8, 1), (4, 40, 2, 1), (8, 40, 2, 1), (64, 100, 2, 1), (8, 40, 16, 1), (32, 40, 16, 2),
+    (64, 100, 4, 2), (64, 100, 16, 4), (64, 20, 16, 2),
 ])
-def test_threads_are_spread_over_one_process_per_core_at_two_releases_each_at_least(concurrency, jobs, cores,
-                                                                                  processes):
+def test_threads_share_processes_only_beyond_what_one_process_carries_on_half_the_cores(concurrency, jobs, cores,
+                                                                                        processes):
     assert processes_for(concurrency, jobs, cores) == processes
