@@ -53,6 +53,7 @@ def component_dirs(v=None):
         "helm3": os.path.join(CACHE, "helm3-" + v["HELM3_VERSION"]),
         "helm-oracle": os.path.join(CACHE, "helm-oracle-" + v["HELM4_VERSION"]),
         "kustomize": os.path.join(CACHE, "kustomize-" + v["KUSTOMIZE_VERSION"]),
+        "helmfile": os.path.join(CACHE, "helmfile-" + v["HELMFILE_VERSION"]),
     }
 
 
@@ -70,6 +71,7 @@ def binaries(v=None):
         "helm3": os.path.join(d["helm3"], "bin", "helm"),
         "helm-oracle": os.path.join(d["helm-oracle"], "bin", "helm-oracle"),
         "kustomize": os.path.join(d["kustomize"], "bin", "kustomize"),
+        "helmfile": os.path.join(d["helmfile"], "bin", "helmfile"),
     }
 
 
@@ -248,6 +250,22 @@ def build_kustomize(v, dest, work, log):
     go_install("sigs.k8s.io/kustomize/kustomize/v5@" + v["KUSTOMIZE_VERSION"], dest, "-s -w", log)
 
 
+def build_helmfile(v, dest, work, log):
+    """helmfile, the peer of benchmarks/fleet.py (it drives the helm4 CLI). Built inside a copy of its own
+    module: its go.mod replaces k8s.io modules, which ``go install module@version`` refuses."""
+    ver = v["HELMFILE_VERSION"]
+    info = mod_download("github.com/helmfile/helmfile@" + ver, log)
+    src = os.path.join(work, "helmfile")
+    shutil.rmtree(src, ignore_errors=True)
+    shutil.copytree(info["Dir"], src)
+    for root, _dirs, files in os.walk(src):  # the module cache is read-only; go may update go.sum
+        os.chmod(root, 0o755)
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o644)
+    run_go(["build", "-trimpath", "-ldflags=-s -w -X go.szostok.io/version.version=" + ver,
+            "-o", os.path.join(dest, "bin", "helmfile"), "."], src, log)
+
+
 def _version_key(ver):
     return [int(x) for x in re.findall(r"\d+", ver)[:3]]
 
@@ -264,7 +282,7 @@ def check_go(minimum):
     return True
 
 
-# (name, version key, builder): every one is needed by the tests, so any failure fails the build.
+# (name, version key, builder): every one is needed by the tests or benchmarks, so any failure fails the build.
 COMPONENTS = [
     ("etcd", "ETCD_VERSION", build_etcd),
     ("kubernetes", "K8S_VERSION", build_kubernetes),
@@ -273,6 +291,7 @@ COMPONENTS = [
     ("helm-oracle", "HELM4_VERSION", build_helm_oracle),
     ("helm3", "HELM3_VERSION", build_helm(3)),
     ("kustomize", "KUSTOMIZE_VERSION", build_kustomize),
+    ("helmfile", "HELMFILE_VERSION", build_helmfile),
 ]
 
 

@@ -93,10 +93,9 @@ def run_releases(params, check_mode=False, diff=False, processes=None):
     clock = _Clock()
     pool = None
     if jobs > 1 and concurrency > 1:
-        count = processes if processes is not None else processes_for(concurrency, jobs)
-        pool = workers.pool(_one, concurrency, count)
-        clock.line("%d releases, %d at a time, in %d process%s" % (jobs, concurrency, count,
-                                                                   "" if count == 1 else "es"))
+        pool = workers.pool(_one, concurrency, processes_for(concurrency, jobs) if processes is None else processes)
+        clock.line("%d releases, %d at a time, in %d process%s" % (jobs, concurrency, pool.processes,
+                                                                   "" if pool.processes == 1 else "es"))
     run = _Runner(pool, concurrency, check_mode, diff, clock)
     try:
         for key in pruned:

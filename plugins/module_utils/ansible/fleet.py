@@ -19,8 +19,7 @@ class Release:
     """One item: ``key`` (namespace/name), its ``params`` (without ``needs``), the keys it ``needs`` (with
     the names as written), whether it is ``absent`` and ``selected``."""
 
-    def __init__(self, index, item):
-        self.index = index
+    def __init__(self, item):
         self.params = dict(item)
         self.written = list(self.params.pop("needs", None) or ())
         self.name, self.namespace = item["release_name"], item["release_namespace"]
@@ -45,7 +44,7 @@ def refuse(message):
 
 def releases_of(params):
     """The task's items as Releases, needs resolved and checked, selection and fleet applied."""
-    releases = [Release(i, item) for i, item in enumerate(params["releases"])]
+    releases = [Release(item) for item in params["releases"]]
     by_key, by_name = {}, {}
     for rel in releases:
         if rel.key in by_key:
@@ -63,12 +62,14 @@ def releases_of(params):
                 refuse("%s needs %s, which this task uninstalls" % (rel.key, keys[0]))
             rel.needs.append((written, keys[0]))
     _refuse_cycles(releases, by_key)
-    _select(releases, params.get("select"))
     _label(releases, params)
+    _select(releases, params.get("select"))  # over the labels the releases get, the fleet's too
     return releases
 
 
 def _refuse_cycles(releases, by_key):
+    """Depth first along ``needs`` from each release in list order: the first cycle met is refused, named
+    release by release."""
     state = {}
     for start in releases:
         if start.key in state:

@@ -2,12 +2,14 @@
 
 A release mostly waits (for the API server, for workloads to become ready, for hooks): threads overlap
 those waits at no CPU cost. Rendering and planning are CPU work that one process runs on one core at a
-time (the GIL): with more cores, worker processes forked from the module process (its imports and caches
-already loaded) each run a share of the threads. Every job runs in a fresh ``contextvars`` context, so the
-per-task state a runner keeps there (ansible/secrets.py's redaction) is its own whatever thread runs it.
+time (the GIL): where one process's core is not enough, worker processes forked from the module process
+(its imports and caches already loaded) each run a share of the threads. Every job runs in a fresh
+``contextvars`` context, so the per-task state a runner keeps there (ansible/secrets.py's redaction) is its
+own whatever thread runs it.
 
-A pool takes jobs with ``submit(key, payload)`` and reports with ``events()``: ``("start", key)`` when a
-worker takes a job and ``("done", key, value)`` with what ``run(payload)`` returned (``run`` never raises).
+A pool takes jobs with ``submit(key, payload)`` and reports with ``next_event()``: ``("start", key)`` when
+a worker takes a job, ``("done", key, value)`` with what ``run(payload)`` returned (``run`` never raises),
+or ``("done", key, {"lost": why})`` for a job whose worker process died.
 """
 import contextvars
 import os
@@ -23,6 +25,7 @@ def fork_available():
 
 def pool(run, concurrency, processes=1):
     """A pool running ``concurrency`` jobs at once, in ``processes`` processes (1: threads of this one)."""
+    processes = min(processes, concurrency)  # each process runs one thread at least
     if processes > 1 and fork_available():
         return _Processes(run, concurrency, processes)
     return _Threads(run, concurrency)
@@ -34,6 +37,7 @@ def _isolated(run, payload):
 
 class _Threads:
     """``size`` threads of this process."""
+    processes = 1
 
     def __init__(self, run, size):
         self._run = run
@@ -83,6 +87,7 @@ class _Processes:
                                       name="helmless-releases-%d" % index)
             process.start()
             self._workers.append({"process": process, "jobs": jobs, "threads": threads, "keys": set()})
+        self.processes = processes
         self._lost = []
 
     def submit(self, key, payload):
