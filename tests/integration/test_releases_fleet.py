@@ -235,12 +235,14 @@ def test_prune_uninstalls_the_fleets_unlisted_releases_first_in_check_mode_and_f
                                                                                       chart, namespaces):
     namespace, elsewhere = namespaces(), namespaces()
     fleet = [release(name, chart, namespace, delay="0s", labels={"tier": tier})
-             for name, tier in (("a", "x"), ("b", "x"), ("c", "y"), ("d", "y"))]
+             for name, tier in (("a", "x"), ("b", "x"), ("c", "y"), ("d", "y"), ("e", "y"))]
     run(kubeconfig, fleet, fleet="shop")
+    left = dict(fleet[4], labels={"fleet": "null"})  # its next revision leaves the fleet ("null" removes a label)
+    run(kubeconfig, [left])
     run(kubeconfig, [release("away", chart, elsewhere, delay="0s")], fleet="shop")
     run(kubeconfig, [release("other", chart, namespace, delay="0s")], fleet="another")
     run(kubeconfig, [release("loose", chart, namespace, delay="0s")])
-    kept = fleet[:1] + fleet[2:3]  # b and d are no longer listed
+    kept = fleet[:1] + fleet[2:3]  # b, d and e are no longer listed
 
     result = run(kubeconfig, kept, fleet="shop")[0]  # without prune nothing is uninstalled
     assert [r["release"] for r in result["results"]] == [namespace + "/a", namespace + "/c"]
@@ -259,8 +261,8 @@ def test_prune_uninstalls_the_fleets_unlisted_releases_first_in_check_mode_and_f
     pruned = run(kubeconfig, kept, fleet="shop", prune=True)[0]
     assert [(r["release"], r["changed"], r.get("pruned")) for r in pruned["results"]] == [
         (namespace + "/b", True, True), (namespace + "/a", False, None), (namespace + "/c", False, None)]
-    assert [name for name in ("a", "b", "c", "d", "other", "loose")
-            if engine_for(kubeconfig, namespace, name).history()] == ["a", "c", "other", "loose"]
+    assert [name for name in ("a", "b", "c", "d", "e", "other", "loose")
+            if engine_for(kubeconfig, namespace, name).history()] == ["a", "c", "e", "other", "loose"]
     assert engine_for(kubeconfig, elsewhere, "away").history() != []  # a namespace the task does not touch
     names = [c.metadata.name for c in client.CoreV1Api(kube_client).list_namespaced_config_map(namespace).items]
     assert "b" not in names and "d" not in names and "a" in names
