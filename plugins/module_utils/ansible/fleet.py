@@ -138,8 +138,8 @@ def _label(releases, params):
             continue
         labels = dict(rel.params.get("labels") or {})
         if str(labels.get(FLEET_LABEL, fleet)) != fleet:
-            refuse("%s: labels.%s is %r, but the task's fleet is %r" % (rel.key, FLEET_LABEL,
-                                                                     labels[FLEET_LABEL], fleet))
+            refuse("%s: labels.%s is %r, but the task's fleet is %r"
+                   % (rel.key, FLEET_LABEL, labels[FLEET_LABEL], fleet))
         labels[FLEET_LABEL] = fleet
         rel.params["labels"] = labels
 
@@ -187,8 +187,8 @@ def _fleet_releases(engine, fleet, chosen, listed):
     from ..actions.base import custom_labels
     from ..release.model import UNINSTALLED, status
 
-    found = {rel["name"] for rel in engine.storage.list_all("owner=helm,%s=%s,status!=superseded" % (FLEET_LABEL,
-                                                                                                 fleet))}
+    listing = engine.storage.list_all("owner=helm,%s=%s,status!=superseded" % (FLEET_LABEL, fleet))
+    found = {rel["name"] for rel in listing}
     names = []
     for name in sorted(found - set(listed)):
         rel = engine.storage.last(engine.storage.history(name))

@@ -144,10 +144,10 @@ def _worker(run, jobs, events, threads):
             events.put(("start", key))
             events.put(("done", key, _isolated(run, payload)))
 
-    pool = [threading.Thread(target=serve, daemon=True) for _ in range(threads)]
-    for thread in pool:
+    serving = [threading.Thread(target=serve, daemon=True) for _index in range(threads)]
+    for thread in serving:
         thread.start()
-    for thread in pool:
+    for thread in serving:
         thread.join()
     events.close()
     events.join_thread()
