@@ -478,6 +478,10 @@ RELEASES = {
 }
 
 IGNORED = ("binary_path", "replace")
+# Every option (name and aliases) whose value is a secret: masked wherever a task reports text (secrets.py).
+NO_LOG = frozenset(alias for table in (CONNECTION, REPO_ACCESS, RELEASE, TEMPLATE, REPOSITORY, PULL, REGISTRY_AUTH)
+                   for name, opt in table.items() if opt.get("no_log")
+                   for alias in [name] + list(opt.get("aliases") or ()))
 
 
 def argument_spec(*tables):
