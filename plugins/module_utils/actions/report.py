@@ -191,7 +191,7 @@ class Outcome:
         """(change summary, before, after) of each object that changes, Secrets redacted."""
         if self.namespace_create:
             meta = self.namespace_create["metadata"]
-            yield {"apiVersion": "v1", "kind": "Namespace", "name": meta["name"]}, {}, self.namespace_create
+            yield {"apiVersion": "v1", "kind": "Namespace", "name": meta["name"]}, {}, clean(self.namespace_create)
         schemas = crd_schemas(c.resource.obj for c in self.crds) if self.crds else {}
         for change in self.crds + self.changes:
             if not change.changes:

@@ -72,12 +72,11 @@ def _present(engine, inp, opts):
     except ManifestError as exc:
         raise OperationError(str(exc), outcome) from exc
     plan = Plan(opts.strategy)
+    method = apply_method(opts, None if install else last.get("apply_method"), install)
     if install and not engine.namespace_exists():
         if not opts.create_namespace:
             raise OperationError('create: failed to create: namespaces "%s" not found' % engine.namespace)
-        plan.namespace_create = {"apiVersion": "v1", "kind": "Namespace",
-                                 "metadata": {"name": engine.namespace, "labels": {"name": engine.namespace}}}
-    method = apply_method(opts, None if install else last.get("apply_method"), install)
+        plan.namespace_create = _dry_run_namespace(engine, method)
     crd_changes, pending_kinds = _plan_crds(engine, inp, install, opts, method)
     trusted = current is not None and status(current) == DEPLOYED and not recover
     try:
@@ -130,11 +129,31 @@ def _present(engine, inp, opts):
     return engine.locked(opts, last, run, lambda: _present(engine, inp, opts), recover)
 
 
+def _namespace(engine):
+    return {"apiVersion": "v1", "kind": "Namespace",
+            "metadata": {"name": engine.namespace, "labels": {"name": engine.namespace}}}
+
+
+def _dry_run_namespace(engine, method):
+    """The release namespace as the server will create it (its labels, finalizers and phase); a creation
+    the server refuses fails the plan as it fails the real run."""
+    body = _namespace(engine)
+    try:
+        if method == "ssa":
+            answer = engine.client.patch("v1", "Namespace", engine.namespace, None, body, "apply", dry_run=True)
+        else:
+            answer = engine.client.create(body, dry_run=True)
+    except ApiError as exc:
+        if exc.already_exists:  # created since we looked: the real run goes on with it
+            return body
+        raise OperationError("create namespace %s: %s" % (engine.namespace, exc.message)) from exc
+    return assigned_marked(answer, body)
+
+
 def _create_namespace(engine, method, opts):
     """``create_namespace`` as Helm 4's install: created, or applied server-side (also when it exists, which
     then gains the ``name`` label and Helm's field manager)."""
-    body = {"apiVersion": "v1", "kind": "Namespace",
-            "metadata": {"name": engine.namespace, "labels": {"name": engine.namespace}}}
+    body = _namespace(engine)
     try:
         if method == "ssa":
             engine.client.patch("v1", "Namespace", engine.namespace, None, body, "apply")

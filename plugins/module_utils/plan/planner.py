@@ -15,6 +15,7 @@ from ..errors import HelmlessError
 from .changes import refusal_fields
 from .fields import ASSIGNED, csa_entries, keep_theirs, manager_fields, owned_fields
 from .patch import drift, three_way, two_way
+from .standin import dry_run_elsewhere, replaced
 from ..regexcache import regex
 
 STRATEGIES = ("chart-delta", "helm3", "server-side")
@@ -221,8 +222,11 @@ class Planner:
                 # applied body is what the object will hold
                 return dict(body)
             if exc.not_found and change.before is None:
-                if (change.namespace or "") in self.new_namespaces:
-                    return None  # inside a namespace the plan itself creates first
+                if (change.namespace or "") in self.new_namespaces:  # the plan itself creates it first
+                    try:
+                        return dry_run_elsewhere(self.client, change, self.force_conflicts or change.force)
+                    except ApiError as invalid:
+                        raise PlanError("%s %s: %s" % (res.kind, res.name, invalid.message or invalid)) from invalid
                 raise PlanError('%s "%s" in namespace "%s": %s' % (res.kind, res.name, change.namespace,
                                                                    exc.message or exc)) from exc
             if exc.conflict and change.action == "apply":
@@ -430,15 +434,7 @@ def assigned_marked(answer, body):
             asked = wanted_ports[index] if index < len(wanted_ports) else {}
             if "nodePort" in port and not (isinstance(asked, dict) and asked.get("nodePort")):
                 port["nodePort"] = ASSIGNED
-    return _replace_value(out, uid, ASSIGNED) if uid else out
-
-
-def _replace_value(node, old, new):
-    if isinstance(node, dict):
-        return {k: _replace_value(v, old, new) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_replace_value(v, old, new) for v in node]
-    return new if node == old else node
+    return replaced(out, uid, ASSIGNED) if uid else out
 
 
 def secret_view(obj):
