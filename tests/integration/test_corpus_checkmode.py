@@ -116,7 +116,7 @@ def _mismatches(live, predicted, ignored, secrets=()):
         if want == ASSIGNED:
             if have is None:
                 out.append(path)
-        elif isinstance(want, str) and MASK in want and isinstance(have, str):
+        elif isinstance(want, str) and MASK in want and isinstance(have, str) and have != want:
             if not _masked_secret(have, want, secrets):
                 out.append(path)
         elif isinstance(want, dict) and isinstance(have, dict):
