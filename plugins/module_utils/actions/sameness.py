@@ -2,7 +2,7 @@
 
 Content is what a revision means, read the way Kubernetes and Helm read it: every manifest document parsed
 (keyed by its ``# Source:`` and position there), the hooks (name, kind, path, events, weight, delete
-policies, parsed document), the notes, the user-supplied values and the chart metadata. Whitespace,
+policies with none read as Helm's default, parsed document), the notes, the user-supplied values and the chart metadata. Whitespace,
 comments, quoting and the manifest layout (Helm 3 trims each document, Helm 4.3 keeps a blank line after
 each, ours follows the emulated Helm) never count, nor does the order of documents.
 
@@ -84,7 +84,8 @@ def _besides_manifest(rel):
         seen[path] = seen.get(path, -1) + 1
         item = {k: hook.get(k) for k in _HOOK_FIELDS}
         item["weight"] = item["weight"] or 0
-        item["delete_policies"] = item["delete_policies"] or []
+        # none is Helm's default, which the revision that ran the hook stores (hooks.py, as Helm's execHook)
+        item["delete_policies"] = item["delete_policies"] or ["before-hook-creation"]
         item["manifest"] = load_document(hook.get("manifest") or "")
         hooks["%s#%d" % (path, seen[path])] = item
     chart = rel.get("chart") or {}
