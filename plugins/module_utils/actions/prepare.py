@@ -36,6 +36,7 @@ class RenderRequest:
     post_renderer: object = None
     enable_plugins: bool = False
     skip_schema_validation: bool = False
+    skip_crds: bool = False
 
 
 def _hook_key(hook):
@@ -77,7 +78,7 @@ def prepare(engine, request, progress):
                 kube_version=version.get("gitVersion"), api_versions=client.discovery.api_versions(),
                 lookup=None if vary else lookup_for(client), post_renderer=request.post_renderer,
                 enable_plugins=request.enable_plugins, skip_schema_validation=request.skip_schema_validation,
-                vary=vary)
+                vary=vary, crds_installed=not installed and not request.skip_crds)
 
         probed = []
 

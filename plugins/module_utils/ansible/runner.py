@@ -176,7 +176,8 @@ def _render(params, engine, progress, warnings):
         set_values=params.get("set_values") or (), reset_values=params.get("reset_values", True),
         reuse_values=params.get("reuse_values"), reset_then_reuse_values=params.get("reset_then_reuse_values"),
         post_renderer=params.get("post_renderer"), enable_plugins=params.get("enable_plugins", False),
-        skip_schema_validation=params.get("skip_schema_validation", False))
+        skip_schema_validation=params.get("skip_schema_validation", False),
+        skip_crds=params.get("skip_crds", False) or params.get("crds") == "skip")
     try:
         inp, have = prepare(engine, request, progress)
     except RenderError as exc:
