@@ -31,7 +31,8 @@ RANDOM = dict(PLAIN, **{
 # Helm's default, before-hook-creation, which the chart itself does not write.
 HOOKED = dict(PLAIN, **{
     "hook.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-hook\n"
-                 "  annotations:\n    helm.sh/hook: pre-install,pre-upgrade\ndata:\n  note: {{ .Values.note | quote }}\n",
+                 "  annotations:\n    helm.sh/hook: pre-install,pre-upgrade\n"
+                 "data:\n  note: {{ .Values.note | quote }}\n",
 })
 
 

@@ -67,8 +67,8 @@ def _listed(data):
     """A template that is a ``kind: List`` of a ConfigMap and a ServiceAccount (aws-load-balancer-controller
     ships its IngressClassParams and IngressClass so), beside a plain ConfigMap."""
     items = [configmap("in-list", data), {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "sa"}}]
-    return {"list.yaml": to_yaml({"apiVersion": "v1", "kind": "List", "metadata": {"name": "things"}, "items": items}),
-            "plain.yaml": to_yaml(configmap("plain", {"k": "v"}))}
+    listed = {"apiVersion": "v1", "kind": "List", "metadata": {"name": "things"}, "items": items}
+    return {"list.yaml": to_yaml(listed), "plain.yaml": to_yaml(configmap("plain", {"k": "v"}))}
 
 
 def test_a_list_document_is_installed_upgraded_and_deleted_item_by_item_as_helm_does(

@@ -2,9 +2,9 @@
 
 Content is what a revision means, read the way Kubernetes and Helm read it: every manifest document parsed
 (keyed by its ``# Source:`` and position there), the hooks (name, kind, path, events, weight, delete
-policies with none read as Helm's default, parsed document), the notes, the user-supplied values and the chart metadata. Whitespace,
-comments, quoting and the manifest layout (Helm 3 trims each document, Helm 4.3 keeps a blank line after
-each, ours follows the emulated Helm) never count, nor does the order of documents.
+policies with none read as Helm's default, parsed document), the notes, the user-supplied values and the
+chart metadata. Whitespace, comments, quoting and the manifest layout (Helm 3 trims each document, Helm 4.3
+keeps a blank line after each, ours follows the emulated Helm) never count, nor does the order of documents.
 
 A chart that calls random or clock functions (``randAlphaNum``, ``genCA``, ``uuidv4``, ``now``...) renders
 other output on every run, or on its first run only (a password generated unless ``lookup`` finds the one
