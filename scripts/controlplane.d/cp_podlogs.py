@@ -83,7 +83,7 @@ def echoed(container):
     ``echo`` commands, up to an ``exit``), as a shell would print it; "" when it echoes nothing."""
     argv = command_line(container)
     script = _script(argv)
-    commands = _commands(script) if script is not None else [argv]
+    commands = _commands(script) if script is not None else [argv] if argv else []
     text = []
     for words in commands:
         name = os.path.basename(words[0])
@@ -126,12 +126,15 @@ class PodLogs:
             if uid in self.done:
                 return
             self.done.add(uid)
-        try:
-            self._serve(pod)
-        except Exception as exc:  # noqa: BLE001 - one pod's failure must not stop the others
-            with self.lock:
-                self.done.discard(uid)
-            cp_run.log("pod-logs: %s/%s: %s" % (pod["metadata"].get("namespace"), pod["metadata"].get("name"), exc))
+        for attempt in range(3):  # a pod left unannotated would never end: try again after a failure
+            try:
+                return self._serve(pod)
+            except Exception as exc:  # noqa: BLE001 - one pod's failure must not stop the others
+                cp_run.log("pod-logs: %s/%s (attempt %d): %s" % (pod["metadata"].get("namespace"),
+                                                                 pod["metadata"].get("name"), attempt + 1, exc))
+                time.sleep(1)
+        with self.lock:
+            self.done.discard(uid)  # its next event tries again
 
     def _serve(self, pod):
         meta, spec = pod["metadata"], pod["spec"]

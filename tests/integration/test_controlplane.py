@@ -103,7 +103,8 @@ def test_a_containers_log_is_what_its_command_line_echoes_and_a_job_pod_exits_as
     (pod,) = core.list_namespaced_pod(namespace, label_selector="job-name=migrate").items
     assert pod.status.phase == "Failed"
     assert core.read_namespaced_pod_log(pod.metadata.name, namespace) == "migrating\ntable users exists\n"
-    core.create_namespaced_pod(namespace, _pod("quiet", ["true"]))
+    core.create_namespaced_pod(namespace, {"metadata": {"name": "quiet"}, "spec": {  # the image's own command
+        "restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox"}]}})
     wait_for("pod quiet Succeeded", lambda: core.read_namespaced_pod("quiet", namespace).status.phase == "Succeeded")
     assert core.read_namespaced_pod_log("quiet", namespace) == ""
 
