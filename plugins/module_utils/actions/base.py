@@ -56,6 +56,7 @@ class Options:
         self.purge = True
         self.lease_duration = 15
         self.progress = quiet  # progress(phase, message): see progress.Progress
+        self.hook_logs = None  # a list receiving the hooks' logs Helm 4 prints (actions.hooks.HookRunner)
         for key, value in kwargs.items():
             if not hasattr(self, key):
                 raise TypeError("unknown option %s" % key)

@@ -115,7 +115,7 @@ def _execute(engine, last, target, plan, opts, outcome, method):
     outcome.release = rel
     opts.progress("record", "revision %d pending-rollback" % rel["version"])
     runner = HookRunner(engine.client, engine.namespace, engine.storage.update, opts.timeout, opts.progress,
-                        server_side=method == "ssa")
+                        server_side=method == "ssa", logs=opts.hook_logs)
     try:
         if not opts.disable_hook:
             runner.run(rel, "pre-rollback")

@@ -209,7 +209,7 @@ def _run(engine, inp, opts, plan, outcome, version, current, install, method, la
     opts.progress("record", "revision %d %s" % (version, status(rel)))
     outcome.release = rel
     runner = HookRunner(engine.client, engine.namespace, engine.storage.update, opts.timeout, opts.progress,
-                        server_side=method == "ssa")
+                        server_side=method == "ssa", logs=opts.hook_logs)
     try:
         if not opts.disable_hook:
             _hooks(runner, rel, "pre-" + event, install)

@@ -8,6 +8,7 @@ tasks import this module too and should not load them (module start-up is paid b
 import os
 import re
 
+from ..actions.printer import hook_log_stderr, hook_log_text
 from ..actions.progress import Progress
 from ..kube.errors import KubeError
 from ..chart.capabilities import HELM_VERSION
@@ -91,7 +92,8 @@ def _options(params, check_mode, progress, **extra):
                    atomic=bool(params.get("atomic") or params.get("rollback_on_failure")),
                    cleanup_on_fail=params.get("cleanup_on_fail", False),
                    history_max=params.get("history_max") if params.get("history_max") is not None else 10,
-                   disable_hook=params.get("disable_hook", False), progress=progress, **extra)
+                   disable_hook=params.get("disable_hook", False), progress=progress,
+                   hook_logs=progress.hook_logs, **extra)
 
 
 def _result(outcome, params, diff, client, warnings, progress):
@@ -103,12 +105,13 @@ def _result(outcome, params, diff, client, warnings, progress):
                             diff_context=3 if params.get("diff_context") is None else params["diff_context"])
     result["api_requests"] = {"total": client.count(), "writes": client.count(writes_only=True, include_dry_run=False)}
     result["progress"] = progress.lines
+    result["hook_logs"] = progress.hook_logs
     result["helm_version"] = HELM_VERSION
     # as kubernetes.core.helm: helm's output when it ran a command, '' in check mode and when nothing changed
     ran = outcome.changed and not outcome.check_mode and outcome.release is not None
     result["stdout"] = operation_stdout(outcome.operation, outcome.release, params["release_name"],
                                         outcome.info) if ran else ""
-    result["stderr"] = _lines(warnings)
+    result["stderr"] = _lines(warnings) + hook_log_stderr(progress.hook_logs)
     result["command"] = (rollback_command(params) if outcome.operation == "rollback" else
                          release_command(params, uninstall=outcome.operation == "uninstall"))
     return result, warnings
@@ -123,15 +126,15 @@ def _refused_plan(exc):
 
 
 def _fail(exc, params, diff, client, warnings, progress, command):
-    partial = {"progress": progress.lines}
+    partial = {"progress": progress.lines, "hook_logs": progress.hook_logs}
     refused = _refused_plan(exc)
     if getattr(exc, "outcome", None) is not None and refused is not None and not exc.outcome.changes:
         exc.outcome.plan(refused)
     if getattr(exc, "outcome", None) is not None:
         partial = _result(exc.outcome, params, diff, client, warnings, progress)[0]
         partial["changed"] = not exc.outcome.check_mode and exc.outcome.release is not None
-    partial.update(_failed_output(exc, warnings, command))
-    return ModuleFailure(str(exc), partial)
+    partial.update(_failed_output(exc, warnings, command, progress.hook_logs))
+    return ModuleFailure(str(exc) + hook_log_text(progress.hook_logs), partial)
 
 
 def _values_sources(params, warnings, command, **extra):
@@ -145,9 +148,11 @@ def _values_sources(params, warnings, command, **extra):
         raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), **extra)) from exc
 
 
-def _failed_output(exc, warnings, command):
-    """helm's output when it fails: nothing on stdout, the warnings then ``Error: ...`` on stderr."""
-    return {"stdout": "", "stderr": _lines(warnings) + "Error: %s\n" % exc, "command": command}
+def _failed_output(exc, warnings, command, hook_logs=()):
+    """helm's output when it fails: nothing on stdout; on stderr the warnings, the hooks' logs (as Helm 4
+    logs them), then ``Error: ...``."""
+    return {"stdout": "", "stderr": _lines(warnings) + hook_log_stderr(hook_logs) + "Error: %s\n" % exc,
+            "command": command}
 
 
 def _lines(messages):
@@ -272,23 +277,29 @@ def run_release_test(params, check_mode=False):
     try:
         note_release(engine.history())
         rel, tests = run_tests(engine, params.get("filter") or (), timeout, params.get("logs", False), check_mode,
-                               progress)
+                               progress, progress.hook_logs)
     except TestFailed as exc:
-        failed = dict(_failed_output(exc, warnings, command), changed=True, tests=exc.tests, rc=1,
-                      progress=progress.lines)
-        failed["stdout"] = _test_stdout(engine.history()[-1])  # helm test prints the suite, then fails
-        raise ModuleFailure(str(exc), failed) from exc
+        failed = dict(_failed_output(exc, warnings, command, progress.hook_logs), changed=True, tests=exc.tests,
+                      rc=1, progress=progress.lines, hook_logs=progress.hook_logs)
+        # helm test prints the suite (and with --logs the test pods' logs), then fails
+        failed["stdout"] = _test_stdout(engine.history()[-1], exc.tests if params.get("logs") else None)
+        raise ModuleFailure(str(exc) + hook_log_text(progress.hook_logs), failed) from exc
     except (OperationError, KubeError) as exc:
         raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), changed=False, rc=1,
                                            progress=progress.lines)) from exc
+    shown = tests if params.get("logs") and not check_mode else None
     return {"changed": bool(tests), "status": release_status(rel), "tests": tests, "progress": progress.lines,
-            "command": command, "stdout": _test_stdout(rel), "stderr": _lines(warnings), "rc": 0}, warnings
+            "hook_logs": progress.hook_logs, "command": command, "stdout": _test_stdout(rel, shown),
+            "stderr": _lines(warnings) + hook_log_stderr(progress.hook_logs), "rc": 0}, warnings
 
 
-def _test_stdout(rel):
-    """What ``helm test`` prints: the release's status with its test suite, without notes."""
+def _test_stdout(rel, logged=None):
+    """What ``helm test`` prints: the release's status with its test suite, without notes; with ``--logs``
+    (``logged``: the test results carrying them), an empty line and the test pods' logs."""
     from ..actions.printer import status_text
-    return status_text(dict(rel, info=dict(rel.get("info") or {}, notes="")))
+    from ..actions.testing import logs_stdout
+    text = status_text(dict(rel, info=dict(rel.get("info") or {}, notes="")))
+    return text if logged is None else text + "\n" + logs_stdout(logged)
 
 
 @redacted
