@@ -28,6 +28,29 @@ CONNECTION = {
         "type": "bool", "aliases": ["verify_ssl"], "env": "K8S_AUTH_VERIFY_SSL",
         "description": ["Whether to verify the API server's TLS certificate.",
                         "Defaults to the kubeconfig's setting (verify unless it says insecure-skip-tls-verify)."]},
+    "impersonate_user": {
+        "type": "str", "env": "K8S_AUTH_IMPERSONATE_USER",
+        "description": ["Act as this user (the API server's impersonation, kubectl's C(--as)): every request of "
+                        "the task has the rights of that user, not the connection's own. The connection's user "
+                        "needs the C(impersonate) verb on it.",
+                        "Overrides the kubeconfig user's C(as); the kubeconfig's C(as-groups), C(as-uid) and "
+                        "C(as-user-extra) are honoured as kubectl honours them, each unless set here."]},
+    "impersonate_groups": {
+        "type": "list", "elements": "str", "env": "K8S_AUTH_IMPERSONATE_GROUPS",
+        "description": ["Groups to act as (kubectl's C(--as-group)); needs a user to impersonate. Without "
+                        "them, a ServiceAccount user gets its groups from the API server."]},
+    "impersonate_uid": {
+        "type": "str",
+        "description": ["UID to act as (kubectl's C(--as-uid)); needs a user to impersonate."]},
+    "impersonate_extra": {
+        "type": "dict",
+        "description": ["Extra fields of the impersonated user, C(key: value) or C(key: [values]) (kubeconfig's "
+                        "C(as-user-extra)); needs a user to impersonate."]},
+    "service_account": {
+        "type": "str",
+        "description": ["Act as this ServiceAccount: C(namespace/name), or a name in the release namespace. "
+                        "Short for I(impersonate_user) C(system:serviceaccount:<namespace>:<name>), as Flux's "
+                        "C(serviceAccountName) runs a HelmRelease with a tenant's rights."]},
     "binary_path": {
         "type": "path",
         "description": ["Accepted for compatibility with kubernetes.core and ignored with a warning (no helm binary "
@@ -457,10 +480,16 @@ REGISTRY_AUTH = dict({
 }, **_unused_connection("host"))
 
 
+# The connection options that choose who a task acts as (impersonation).
+IDENTITY = ("impersonate_user", "impersonate_groups", "impersonate_uid", "impersonate_extra", "service_account")
+
+
 def _release_item():
     """One release of helmless.core.releases: the release module's options, plus the role's ``chart`` and ``needs``."""
     item = copy.deepcopy(RELEASE)
     item["chart_ref"]["aliases"] = ["chart"]
+    for name in IDENTITY:  # a release's own identity, over the task's (a tenant's ServiceAccount per release)
+        item[name] = {k: copy.deepcopy(v) for k, v in CONNECTION[name].items() if k != "env"}
     item["needs"] = {"type": "list", "elements": "str", "default": [],
                      "description": ["Names (or C(namespace/name)) of releases earlier in I(releases) this one needs: "
                                      "installed or upgraded only when each of them succeeded (uninstalls do not wait on it)."]}

@@ -47,13 +47,32 @@ def parse_duration(text, default=300):
     return sum(float(n) * _UNIT[u] for n, u in parts)
 
 
+def impersonate_options(params):
+    """The identity options of a task (``service_account`` as the user it stands for), or None."""
+    from ..kube.config import service_account_user
+
+    user, account = params.get("impersonate_user"), params.get("service_account")
+    if account:
+        if user:
+            raise ModuleFailure("service_account and impersonate_user are mutually exclusive: both name the user "
+                                "to act as")
+        try:
+            user = service_account_user(account, params.get("release_namespace"))
+        except KubeError as exc:
+            raise ModuleFailure(str(exc)) from exc
+    found = {"user": user, "groups": params.get("impersonate_groups"), "uid": params.get("impersonate_uid"),
+             "extra": params.get("impersonate_extra")}
+    return found if any(found.values()) else None
+
+
 def connect(params):
     from ..kube.client import KubeClient
     from ..kube.config import load_connection
 
     try:
         conn = load_connection(params.get("kubeconfig"), params.get("context"), params.get("host"),
-                               params.get("api_key"), params.get("ca_cert"), params.get("validate_certs"))
+                               params.get("api_key"), params.get("ca_cert"), params.get("validate_certs"),
+                               impersonate=impersonate_options(params))
     except KubeError as exc:
         raise ModuleFailure(str(exc)) from exc
     note_connection(conn)
