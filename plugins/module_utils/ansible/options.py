@@ -454,6 +454,11 @@ PULL = {
     "provenance": {"type": "bool", "default": False,
                    "description": ["Also fetch the chart's C(.prov) file and write it beside the archive, without "
                                    "verifying it (C(helm pull --prov)); the task fails when there is none."]},
+    "force": {"type": "bool", "default": False,
+              "description": ["Download the chart again (not from Helm's content cache) and write it even when "
+                              "I(destination) already holds the same archive or files, reported as a change, as "
+                              "kubernetes.core.helm_pull's I(force). With I(untar_chart), the chart's directory "
+                              "is replaced."]},
 }
 PULL.update(_unused_connection())
 

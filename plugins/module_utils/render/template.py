@@ -20,7 +20,7 @@ def local_chart(options):
     local chart skip loading the repository code (HTTP, TLS, OCI), which only remote charts need."""
     ref = options.get("chart_ref")
     if (not ref or options.get("chart_repo_url") or options.get("dependency_update") or options.get("verify")
-            or ref.startswith("oci://") or not os.path.exists(ref)):
+            or options.get("cosign_key") or ref.startswith("oci://") or not os.path.exists(ref)):
         return None, None
     return ref, options.get("chart_version") or None
 

@@ -36,7 +36,8 @@ def chart_from_options(params, warnings=None):
     version = params.get("chart_version") or (DEVEL_CONSTRAINT if params.get("devel") else None)
     located = locate_chart(params.get("chart_ref"), version,
                            params.get("chart_repo_url") or None, access,
-                           bool(params.get("update_repo_cache")), bool(params.get("plain_http")))
+                           bool(params.get("update_repo_cache")), bool(params.get("plain_http")),
+                           cosign_key=params.get("cosign_key"))
     if params.get("verify"):
         verify_located(located, params.get("keyring"))
     if params.get("dependency_update") and not located.remote and os.path.isdir(located.path):

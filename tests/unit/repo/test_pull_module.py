@@ -200,3 +200,31 @@ def test_an_archive_reaching_outside_its_chart_directory_fails_as_in_helm_and_wr
     assert result["failed"] is True and str(helm_error.value) in result["msg"], result
     # Helm leaves the downloaded archive behind; a failed pull here leaves nothing.
     assert os.listdir(str(dest)) == [] and not (tmp_path / "escaped.txt").exists()
+
+
+def test_force_downloads_the_chart_again_and_writes_it_even_when_it_is_there(repo, env, tmp_path):
+    expected = _helm_pull(tmp_path, "demo", repo_url=repo.url, username="deploy", password="hunter2-secret",
+                          version="1.0.0")
+    dest = tmp_path / "charts"
+    args = dict(_access(repo), chart_ref="demo", chart_version="1.0.0", destination=str(dest))
+
+    def downloads():
+        return len([path for path, _auth in repo.requests if path.endswith("/demo-1.0.0.tgz")])
+
+    assert _module(args, env, tmp_path)["changed"] is True and _tree(dest) == expected
+    first = downloads()
+    assert _module(args, env, tmp_path)["changed"] is False and downloads() == first  # Helm's content cache
+
+    archive = dest / "demo-1.0.0.tgz"
+    archive.write_bytes(b"edited by hand")
+    checked = _module(dict(args, force=True), env, tmp_path, check_mode=True)
+    assert checked["changed"] is True and archive.read_bytes() == b"edited by hand"
+    forced = _module(dict(args, force=True), env, tmp_path)
+    assert forced["changed"] is True and not forced.get("failed"), forced
+    assert downloads() == first + 2 and _tree(dest) == expected  # fetched again (check mode too), written
+    assert _module(dict(args, force=True), env, tmp_path)["changed"] is True  # as helm_pull: always a change
+
+    untar = dict(args, untar_chart=True)
+    assert _module(untar, env, tmp_path)["changed"] is True
+    assert _module(untar, env, tmp_path)["changed"] is False
+    assert _module(dict(untar, force=True), env, tmp_path)["changed"] is True  # the directory written again
