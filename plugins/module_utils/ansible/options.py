@@ -190,6 +190,15 @@ _VALUES = {
                                                       "C(--set-literal)."]}}},
 }
 
+# cosign verification of OCI charts (release, template, releases and pull).
+_COSIGN = ("A cosign public key (the path of C(cosign.pub), or the PEM itself): the C(oci://) chart must carry a "
+           "signature by it, made by C(cosign sign --key) for the digest of the manifest that is pulled (stored "
+           "by cosign 2 at the tag C(sha256-<digest>.sig), or by cosign 3 as a Sigstore bundle referring to the "
+           "digest), checked before anything else happens. An unsigned chart, one signed by another key, or one "
+           "whose tag moved to other content after signing fails, naming the reference and the reason. Only "
+           "key-based signatures: keyless ones need Fulcio and Rekor, and transparency-log entries are not "
+           "checked (as C(cosign verify --insecure-ignore-tlog)). Needs the Python package securesystemslib.")
+
 # How release and template find, fetch and check a chart (one text for both modules).
 _CHART_FETCH = {
     "devel": {"type": "bool", "default": False,
@@ -217,6 +226,8 @@ _CHART_FETCH = {
                                 "C(~/.gnupg)), as Helm."]},
     "plain_http": {"type": "bool", "default": False,
                    "description": ["Talk plain HTTP to the OCI registry of an C(oci://) I(chart_ref)."]},
+    "cosign_key": {"type": "str", "no_log": False,
+                   "description": [_COSIGN]},
 }
 
 RELEASE = dict(copy.deepcopy(_NAME), **{
@@ -454,6 +465,7 @@ PULL = {
     "provenance": {"type": "bool", "default": False,
                    "description": ["Also fetch the chart's C(.prov) file and write it beside the archive, without "
                                    "verifying it (C(helm pull --prov)); the task fails when there is none."]},
+    "cosign_key": {"type": "str", "no_log": False, "description": [_COSIGN]},
     "force": {"type": "bool", "default": False,
               "description": ["Download the chart again (not from Helm's content cache) and write it even when "
                               "I(destination) already holds the same archive or files, reported as a change, as "

@@ -425,7 +425,8 @@ def run_pull(params, check_mode=False):
                             params.get("repo_url") or None, access, params.get("chart_devel", False),
                             params.get("untar_chart", False), params.get("plain_http", False), check_mode,
                             params.get("verify_chart", False), params.get("verify_chart_keyring"),
-                            params.get("provenance", False), params.get("force", False))
+                            params.get("provenance", False), params.get("force", False),
+                            params.get("cosign_key"))
     except RepoError as exc:
         raise ModuleFailure(str(exc), dict(_failed_output(exc, (), pull_command(params)), rc=1)) from exc
     warnings = ignored_warnings(params)
