@@ -3,10 +3,14 @@ retries and remediation, tests after deploy and the forced reconcile. Every step
 the real helm v4 CLI (``helm history``)."""
 import base64
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
 
 import pytest
+import yaml
 
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, run_info, run_release
 from ansible_collections.helmless.core.plugins.module_utils.kube.client import KubeClient
@@ -15,6 +19,7 @@ from ansible_collections.helmless.core.plugins.module_utils.kube.errors import K
 
 from test_release_support import client_for, module_params, write_chart
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WEBHOOK = "admissionregistration.k8s.io/v1"
 DEPLOY = """apiVersion: apps/v1
 kind: Deployment
@@ -322,3 +327,34 @@ def test_a_forced_reconcile_writes_a_revision_runs_the_upgrade_hooks_and_rolls_g
     assert client.get("v1", "Secret", "token", namespace)["data"]["token"] != token
     assert client.get("v1", "ConfigMap", "reconciled", namespace)["data"] == {"revision": "2"}
     assert _history(helm4, namespace) == [(1, "superseded", "Install complete"), (2, "deployed", "Upgrade complete")]
+
+
+def test_releases_items_and_release_info_take_the_controls_through_ansibles_argument_spec(
+        tmp_path, kubeconfig, namespace):
+    chart = write_chart(tmp_path, {"deploy.yaml": DEPLOY}, values={"image": "web:1"})
+    rule = {"paths": ["/spec/replicas"], "target": {"kind": "Deployment", "labelSelector": "tier!=db"}}
+    tasks = [
+        {"helmless.core.releases": {"releases": [{
+            "name": "rel", "namespace": namespace, "chart": chart, "ignore": [rule], "retries": 1,
+            "remediation": "rollback", "wait": True, "timeout": "60s",
+            "health_checks": [{"apiVersion": "apps/v1", "kind": "Deployment", "current": "true",
+                               "inProgress": "false"}]}]}, "register": "fleet"},
+        {"helmless.core.release_info": {"name": "rel", "namespace": namespace, "ignore": [rule]}, "register": "info"},
+        {"helmless.core.release": {"name": "rel", "namespace": namespace, "chart_ref": chart,
+                                   "ignore": [{"paths": ["spec/replicas"]}]},
+         "register": "bad", "ignore_errors": True},
+        {"copy": {"content": "{{ {'fleet': fleet, 'info': info, 'bad': bad} | to_json }}",
+                  "dest": str(tmp_path / "out.json")}}]
+    play = [{"hosts": "localhost", "connection": "local", "gather_facts": False,
+             "module_defaults": {"group/helmless.core.helm": {"kubeconfig": kubeconfig}}, "tasks": tasks}]
+    (tmp_path / "play.yml").write_text(yaml.safe_dump(play))
+    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=os.path.join(ROOT, ".build", "collections"),
+               ANSIBLE_LOCALHOST_WARNING="false")
+    proc = subprocess.run(["ansible-playbook", "-i", "localhost,", "-e", "ansible_python_interpreter=" + sys.executable,
+                           str(tmp_path / "play.yml")], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    out = json.loads((tmp_path / "out.json").read_text())
+    release = out["fleet"]["results"][0]
+    assert release["attempts"] == [{"attempt": 1, "operation": "install", "revision": 1, "status": "deployed"}]
+    assert out["info"]["status"]["drift"] == []
+    assert out["bad"]["failed"] and out["bad"]["msg"].startswith('ignore[0].paths[0]: "spec/replicas"')

@@ -15,6 +15,7 @@ from .errors import KubeError
 from .kstatus import CURRENT, FAILED, IN_PROGRESS
 
 ORDER = (("in_progress", IN_PROGRESS), ("failed", FAILED), ("current", CURRENT))
+_ALIASES = {"apiVersion": "api_version", "inProgress": "in_progress"}  # Flux's names
 _NOT_YET = (KeyError, LookupError)
 
 
@@ -107,6 +108,12 @@ def compile_checks(entries, option="health_checks"):
     library = None
     for index, entry in enumerate(entries or ()):
         where = "%s[%d]" % (option, index)
+        if isinstance(entry, dict):
+            entry = dict(entry)
+            for alias, name in _ALIASES.items():  # Ansible keeps an alias beside the option it names
+                value = entry.pop(alias, None)
+                if entry.get(name) is None:
+                    entry[name] = value
         if not isinstance(entry, dict) or not entry.get("api_version"):
             raise HealthCheckError("%s: an entry needs api_version (and current, optionally kind, failed, "
                                    "in_progress)" % where)

@@ -20,6 +20,7 @@ from ..postrender.resources import selector_matches
 ROOT = ()  # the tokens of pointer "": the whole object
 _REGEX_FIELDS = ("group", "version", "kind", "name", "namespace")
 _SELECTORS = ("label_selector", "annotation_selector")
+_ALIASES = {"labelSelector": "label_selector", "annotationSelector": "annotation_selector"}  # Flux's names
 _MISSING = object()
 
 
@@ -109,6 +110,11 @@ def compile_rules(rules, option="ignore"):
         if not isinstance(target, dict):
             raise IgnoreError("%s.target: a mapping of %s, got %r" % (where, ", ".join(_REGEX_FIELDS + _SELECTORS),
                                                                      target))
+        target = dict(target)
+        for alias, name in _ALIASES.items():  # Ansible keeps an alias beside the option it names
+            value = target.pop(alias, None)
+            if target.get(name) is None:
+                target[name] = value
         unknown = sorted(set(target) - set(_REGEX_FIELDS + _SELECTORS))
         if unknown:
             raise IgnoreError("%s.target: unknown field(s) %s (known: %s)" % (

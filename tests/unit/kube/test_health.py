@@ -74,3 +74,9 @@ def test_a_bad_entry_is_refused_naming_it(entries, message):
     with pytest.raises(HealthCheckError) as info:
         compile_checks(entries)
     assert str(info.value).startswith(message)
+
+
+def test_fluxs_camel_case_names_are_read_as_the_options_they_alias():
+    checks = compile_checks([{"apiVersion": "example.com/v1", "current": "true", "inProgress": "status.busy"}])
+    assert checks.for_object(_widget()).status(_widget({"busy": True}))[0] == IN_PROGRESS
+    assert checks.for_object(_widget()).status(_widget({"busy": False}))[0] == CURRENT

@@ -89,3 +89,9 @@ def test_field_ownership_is_read_through_map_keys_and_list_item_keys():
     paths = [("/spec/replicas", ("spec", "replicas")), ("/spec/strategy/type", ("spec", "strategy", "type"))]
     body = {"spec": {"replicas": 5, "strategy": {"type": "Recreate"}}}
     assert unowned_left_out(body, live, paths, owned) == {"spec": {"strategy": {"type": "Recreate"}}}
+
+
+def test_fluxs_camel_case_selector_names_are_read_as_the_options_they_alias():
+    rules = compile_rules([{"paths": ["/a"], "target": {"labelSelector": "tier=web", "label_selector": None}}])
+    assert rules.for_object(_deploy(labels={"tier": "web"}), "apps") == [("/a", ("a",))]
+    assert rules.for_object(_deploy(labels={"tier": "db"}), "apps") == []
