@@ -161,6 +161,7 @@ plan:
     - An update lists its changed C(fields) as JSON pointers (C(op), C(path), C(before), C(after), and C(cause)
       C(chart), C(drift) or C(server)); an object whose request the API server refuses has C(refused) (the
       server's message) and C(replacement) (an immutable field - only re-creating the object applies it).
+    - C(ignored) lists the JSON pointers an I(ignore) rule kept at their live value where the chart has another.
   returned: always
   type: list
   elements: dict

@@ -163,7 +163,8 @@ _IGNORE = {
                                        "(Go) regular expressions; I(label_selector) and I(annotation_selector) "
                                        "Kubernetes label selectors (C(app=web,tier in (a,b)))."],
                        "options": {
-                           "group": {"type": "str", "description": ["API group (C(apps), C(\"\") for core)."]},
+                           "group": {"type": "str", "description": [
+                               "API group, e.g. C(apps) (core objects have none: select them by I(kind))."]},
                            "version": {"type": "str", "description": ["API version (C(v1))."]},
                            "kind": {"type": "str", "description": ["Kind (C(Deployment|StatefulSet))."]},
                            "name": {"type": "str", "description": ["Object name."]},

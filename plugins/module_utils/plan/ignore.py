@@ -159,30 +159,19 @@ def _remove(obj, tokens):
 
 
 def _put(obj, tokens, value):
-    """Set ``value`` at ``tokens``, creating the maps on the way; False where a list is in the way."""
-    node = obj
-    for index, token in enumerate(tokens):
-        last = index == len(tokens) - 1
-        if isinstance(node, dict):
-            if last:
-                node[token] = value
-                return True
-            if not isinstance(node.get(token), (dict, list)):
-                node[token] = {}
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) <= len(node):
-            position = int(token)
-            if position == len(node):
-                if not last:
-                    return False
-                node.append(value)
-                return True
-            if last:
-                node[position] = value
-                return True
-            node = node[position]
+    """Set ``value`` at ``tokens`` where its parent exists (an item may be appended to a list); False else. A
+    parent the object lacks is left out: nothing under it is compared, sent or reported either way."""
+    parent = value_at(obj, tokens[:-1])
+    last = tokens[-1]
+    if isinstance(parent, dict):
+        parent[last] = value
+        return True
+    if isinstance(parent, list) and last.isdigit() and int(last) <= len(parent):
+        if int(last) == len(parent):
+            parent.append(value)
         else:
-            return False
+            parent[int(last)] = value
+        return True
     return False
 
 
@@ -195,9 +184,7 @@ def pinned(obj, live, paths):
         if tokens == ROOT:
             continue
         have = value_at(live, tokens)
-        if have is _MISSING:
-            _remove(out, tokens)
-        elif not _put(out, tokens, copy.deepcopy(have)):
+        if have is _MISSING or not _put(out, tokens, copy.deepcopy(have)):
             _remove(out, tokens)
     return out
 
