@@ -231,8 +231,9 @@ _CONTROLS = dict(copy.deepcopy(_IGNORE), **{
     "force_reconcile": {"type": "bool", "default": False,
                         "description": ["Write a new revision and run the upgrade hooks even when nothing changed, as "
                                         "C(helm upgrade) always does (Flux's C(reconcile.fluxcd.io/forceAt), C(flux "
-                                        "reconcile helmrelease --force)): the chart is rendered anew (random values "
-                                        "and C(:latest) images roll), and drift is repaired as the strategy does. "
+                                        "reconcile helmrelease --force)): the chart is rendered anew, so what it "
+                                        "generates (random secrets, a C(rollme) pod annotation) is generated again, "
+                                        "and drift is repaired as the strategy does. "
                                         "Not Helm's C(--force) (replace), which is I(force)."]},
 })
 
