@@ -134,6 +134,7 @@ def test_a_new_object_is_created_with_the_chart_values_at_ignored_paths(tmp_path
      "health_checks[0].current: the expression status.phase == does not compile"),
     ({"atomic": True, "remediation": "none"}, "atomic (rollback_on_failure) means remediation: rollback"),
     ({"retries": -1}, "retries must be 0 or more"),
+    ({"test": True, "test_filter": ["name=smoke"]}, 'test_filter: no test of release "rel" is named smoke (its tests: none)'),
 ])
 def test_bad_controls_are_refused_before_anything_is_written(tmp_path, kubeconfig, namespace, helm4, options, message):
     chart = write_chart(tmp_path, {"deploy.yaml": DEPLOY}, values={"image": "web:1"})
@@ -212,7 +213,13 @@ def test_a_custom_resource_is_ready_or_failed_by_its_own_status_field(tmp_path, 
         failure = _fails(kubeconfig, namespace, chart, release_values={"group": group, "size": 2}, **task)
         operator.join()
         assert "Widget/w" in str(failure) and "health_checks[0].failed status.phase == 'Failed'" in str(failure)
-        assert [h[:2] for h in _history(helm4, namespace)] == [(1, "deployed"), (2, "failed")]
+        # an expression that cannot be evaluated on the live object fails the wait at once, naming both
+        wrong = [dict(checks[0], current="status.phase", failed=None)]
+        failure = _fails(kubeconfig, namespace, chart, release_values={"group": group, "size": 2},
+                         **dict(task, health_checks=wrong))
+        assert ("Widget/w: health check health_checks[0].current status.phase cannot be evaluated: it evaluated "
+                "to 'Failed', not a boolean") in str(failure)
+        assert [h[:2] for h in _history(helm4, namespace)] == [(1, "deployed"), (2, "failed"), (3, "failed")]
     finally:
         client_for(kubeconfig).delete("apiextensions.k8s.io/v1", "CustomResourceDefinition", "widgets." + group)
 
@@ -260,6 +267,21 @@ def test_a_failing_migration_hook_is_retried_then_rolled_back_and_a_flaky_one_su
     assert [(a["revision"], a["status"]) for a in result["attempts"]] == [(5, "failed"), (6, "deployed")]
     assert [h[:2] for h in _history(helm4, namespace)][4:] == [(5, "failed"), (6, "deployed")]
     assert client_for(kubeconfig).get("v1", "ConfigMap", "app", namespace)["data"] == {"v": "3"}
+
+
+def test_a_failed_install_is_left_or_uninstalled_keeping_its_history(tmp_path, kubeconfig, namespace, helm4):
+    failing = write_chart(tmp_path / "failing", {"cm.yaml": CM, "migrate.yaml": MIGRATION.replace(
+        "pre-upgrade", '"pre-install,pre-upgrade"')}, values={"v": "1", "migrate": {"exit": 2}})
+    failure = _fails(kubeconfig, namespace, failing, remediation="none", timeout="60s")
+    assert str(failure).startswith("release rel failed after 1 attempt: failed pre-install: ")
+    assert _history(helm4, namespace)[0][:2] == (1, "failed")
+    failure = _fails(kubeconfig, namespace, failing, remediation="uninstall", retries=1, timeout="60s")
+    assert "failed after 2 attempts, and has been uninstalled (its history kept)" in str(failure)
+    assert [h[:2] for h in _history(helm4, namespace)] == [(1, "failed"), (2, "failed"), (3, "uninstalled")]
+    assert client_for(kubeconfig).get("v1", "ConfigMap", "app", namespace) is None
+    fixed = write_chart(tmp_path / "fixed", {"cm.yaml": CM}, values={"v": "1"})
+    assert _run(kubeconfig, namespace, fixed, remediation="uninstall")["status"]["revision"] == "4"
+    assert _history(helm4, namespace)[-1] == (4, "deployed", "Install complete")
 
 
 TEST_POD = """apiVersion: v1
