@@ -186,6 +186,8 @@ def pinned(obj, live, paths):
         have = value_at(live, tokens)
         if have is _MISSING or not _put(out, tokens, copy.deepcopy(have)):
             _remove(out, tokens)
+        if out.get("kind") == "Secret" and tokens[0] == "data" and len(tokens) <= 2:
+            _remove(out, ("stringData",) + tokens[1:])  # the server folds stringData over data: it would win
     return out
 
 

@@ -95,3 +95,12 @@ def test_fluxs_camel_case_selector_names_are_read_as_the_options_they_alias():
     rules = compile_rules([{"paths": ["/a"], "target": {"labelSelector": "tier=web", "label_selector": None}}])
     assert rules.for_object(_deploy(labels={"tier": "web"}), "apps") == [("/a", ("a",))]
     assert rules.for_object(_deploy(labels={"tier": "db"}), "apps") == []
+
+
+def test_an_ignored_secret_key_is_not_sent_as_string_data_either():
+    paths = compile_rules([{"paths": ["/data/token"]}]).for_object({}, "")
+    chart = {"kind": "Secret", "stringData": {"token": "chart", "other": "x"}}
+    live = {"kind": "Secret", "data": {"token": "bGl2ZQ==", "other": "eA=="}}
+    assert pinned(chart, live, paths) == {"kind": "Secret", "stringData": {"other": "x"}}
+    folded = {"kind": "Secret", "data": {"token": "Y2hhcnQ=", "other": "eA=="}}  # the planner's view of it
+    assert pinned(folded, live, paths) == {"kind": "Secret", "data": {"token": "bGl2ZQ==", "other": "eA=="}}
