@@ -171,7 +171,7 @@ def _would(engine, outcome, opts, remedy):
         out["action"] = "rollback"
         out["target_revision"] = good[-1]["version"] if good else None
     if outcome.changed:
-            opts.progress("remediation", "on failure: %d retr%s, then %s" % (
+        opts.progress("remediation", "on failure: %d retr%s, then %s" % (
             opts.retries, "y" if opts.retries == 1 else "ies", _described(out)))
     return out
 
