@@ -273,6 +273,17 @@ def check_go(minimum):
 
 
 # (name, version key, builder): every one is needed by the tests, so any failure fails the build.
+# What each component is and how long its first build takes on 2 cores (Go modules downloaded, compiled
+# from nothing), for the progress lines: a first build is long and says so.
+ABOUT = {"etcd": ("the control plane's store", "1-2 min"),
+         "kubernetes": ("kube-apiserver, kube-controller-manager, kube-scheduler", "6-12 min"),
+         "kwok": ("the nodes and pods of the control plane", "2-3 min"),
+         "helm4": ("test-only peer: the helm v4 CLI", "4-5 min"),
+         "helm-oracle": ("test-only: the render oracle", "under 1 min after helm4"),
+         "helm3": ("test-only peer: the helm v3 CLI", "2-3 min"),
+         "kustomize": ("test-only: the post-render reference", "1-2 min")}
+# What the demo and the collection's own use need: the local control plane; the rest is for the tests.
+CONTROL_PLANE = ("etcd", "kubernetes", "kwok")
 COMPONENTS = [
     ("etcd", "ETCD_VERSION", build_etcd),
     ("kubernetes", "K8S_VERSION", build_kubernetes),
@@ -321,7 +332,9 @@ def build(only=None):
         work = os.path.join(CACHE, "src", "%s-%s" % (name, v[vkey]))
         shutil.rmtree(dest, ignore_errors=True)
         os.makedirs(work, exist_ok=True)
-        print("  %-11s %s building (log: %s)" % (name, v[vkey], log_path), flush=True)
+        what, takes = ABOUT.get(name, (name, "a few minutes"))
+        print("  %-11s %s building: %s (a first build takes about %s; log: %s)"
+              % (name, v[vkey], what, takes, log_path), flush=True)
         t0 = time.time()
         with open(log_path, "w") as log:
             try:

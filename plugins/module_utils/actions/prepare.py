@@ -36,6 +36,7 @@ class RenderRequest:
     post_renderer: object = None
     enable_plugins: bool = False
     skip_schema_validation: bool = False
+    fresh: bool = False  # render as a new revision even when the inputs are the deployed ones (force_reconcile)
 
 
 def _hook_key(hook):
@@ -89,7 +90,7 @@ def prepare(engine, request, progress):
             return probed[-1]
 
         same = rerolled = False
-        if installed and current is history[-1] and status(current) == DEPLOYED:
+        if installed and current is history[-1] and status(current) == DEPLOYED and not request.fresh:
             # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
             # then) so charts that print their revision stay idempotent; only a real change renders anew.
             as_then = (current["version"], was_install(current))

@@ -132,7 +132,8 @@ def _execute(engine, last, target, plan, opts, outcome, method):
         raise OperationError(message, outcome) from exc
     try:
         if opts.wait_mode() != "hookOnly":
-            wait_for(engine.client, plan.changes, opts.timeout, opts.progress, opts.wait_mode(), opts.wait_for_jobs)
+            wait_for(engine.client, plan.changes, opts.timeout, opts.progress, opts.wait_mode(), opts.wait_for_jobs,
+                     opts.health_checks)
     except (ExecuteError, KubeError) as exc:
         _failed(engine, rel, 'Release "%s" failed: %s' % (engine.name, exc), opts)
         raise OperationError("release %s failed: %s" % (engine.name, exc), outcome) from exc

@@ -163,6 +163,103 @@ _STRATEGY = {
               "description": ["Replace objects (PUT) instead of patching them, like Helm's C(--force-replace)."]},
 }
 
+# Ignore rules (release, releases items, release_info): Flux's driftDetection.ignore (docs/flux-controls.md).
+_IGNORE = {
+    "ignore": {
+        "type": "list", "elements": "dict",
+        "description": ["Fields another controller owns (an HPA's C(/spec/replicas), a webhook C(caBundle) "
+                        "cert-manager injects), with the semantics of Flux's C(driftDetection.ignore): on an object "
+                        "that exists, an ignored field is left out of C(drift), the plan, C(--diff) and C(changed), "
+                        "and no strategy writes it (neither patched nor applied), also when the chart changes it. "
+                        "A new object is still created with the chart's values.",
+                        "Each rule has I(paths) and an optional I(target); a rule without a target applies to every "
+                        "object of the release. A pointer or selector that is wrong is refused before anything is "
+                        "read or written, naming the rule."],
+        "options": {
+            "paths": {"type": "list", "elements": "str", "required": True,
+                      "description": ["JSON pointers (RFC 6901), e.g. C(/spec/replicas) or "
+                                      "C(/webhooks/0/clientConfig/caBundle) (C(~1) stands for C(/) in a key); "
+                                      "C(\"\") ignores the whole object."]},
+            "target": {"type": "dict",
+                       "description": ["The objects the rule applies to; every field given must match. "
+                                       "I(group), I(version), I(kind), I(name) and I(namespace) are anchored "
+                                       "(Go) regular expressions; I(label_selector) and I(annotation_selector) "
+                                       "Kubernetes label selectors (C(app=web,tier in (a,b)))."],
+                       "options": {
+                           "group": {"type": "str", "description": [
+                               "API group, e.g. C(apps) (core objects have none: select them by I(kind))."]},
+                           "version": {"type": "str", "description": ["API version (C(v1))."]},
+                           "kind": {"type": "str", "description": ["Kind (C(Deployment|StatefulSet))."]},
+                           "name": {"type": "str", "description": ["Object name."]},
+                           "namespace": {"type": "str", "description": ["Object namespace."]},
+                           "label_selector": {"type": "str", "aliases": ["labelSelector"],
+                                              "description": ["Selector on the object's labels."]},
+                           "annotation_selector": {"type": "str", "aliases": ["annotationSelector"],
+                                                   "description": ["Selector on the object's annotations."]}}}}},
+}
+
+# Health checks, remediation, tests after deploy and the forced reconcile (release, releases items).
+_CONTROLS = dict(copy.deepcopy(_IGNORE), **{
+    "health_checks": {
+        "type": "list", "elements": "dict",
+        "description": ["CEL expressions that decide when custom resources of a group (and kind) are ready while "
+                        "waiting, instead of kstatus (Flux's C(healthCheckExprs)): evaluated on the live object, "
+                        "C(in_progress), C(failed) and C(current) in that order, the first one true decides, none "
+                        "true is in progress; an object whose C(status.observedGeneration) lags its "
+                        "C(metadata.generation) is in progress. They apply with I(wait) C(true), C(watcher) or "
+                        "C(legacy).",
+                        "An expression that reads a field the object does not have yet waits; one that cannot be "
+                        "evaluated otherwise fails the wait, naming the object and the expression. One that does not "
+                        "compile is refused before anything is read or written. Needs the Python package "
+                        "C(common-expression-language) on the controller."],
+        "options": {
+            "api_version": {"type": "str", "required": True, "aliases": ["apiVersion"],
+                            "description": ["C(group/version) of the objects; only the group is matched, so every "
+                                            "served version is."]},
+            "kind": {"type": "str",
+                     "description": ["Kind of the objects; without it the entry applies to every kind of the group "
+                                     "(an entry with the kind takes precedence)."]},
+            "current": {"type": "str", "required": True,
+                        "description": ["True when the object is ready, e.g. C(status.phase == 'Ready')."]},
+            "failed": {"type": "str", "description": ["True when the object has failed (the wait fails)."]},
+            "in_progress": {"type": "str", "aliases": ["inProgress"],
+                            "description": ["True while the object is still being reconciled."]}}},
+    "retries": {"type": "int", "default": 0,
+                "description": ["How many more attempts to make after an install or upgrade fails (hooks, apply, "
+                                "wait or, with I(test), its tests). Each attempt is a revision recorded as Helm "
+                                "records it; a later one renders and writes a new revision even when the content is "
+                                "the same. The result lists them in C(attempts). A failure before anything is "
+                                "written (bad input, a refused plan) is not retried."]},
+    "retry_delay": {"type": "str",
+                    "description": ["Time between attempts, as a Go duration or seconds (default none)."]},
+    "remediation": {"type": "str", "choices": ["rollback", "uninstall", "none"],
+                    "description": ["What happens after the last failed attempt (Flux's install and upgrade "
+                                    "remediation). C(rollback) rolls an upgrade back to the last revision that was "
+                                    "deployed (an install has none and is uninstalled); C(uninstall) uninstalls the "
+                                    "release; both keep the history, so C(helm history) shows every attempt. "
+                                    "C(none) leaves the failed revision. The task fails either way.",
+                                    "Default C(rollback) with I(atomic) or I(rollback_on_failure) (which then "
+                                    "uninstall a failed install with its history, as Helm's), else C(none).",
+                                    "Check mode returns C(remediation): the strategy, retries and the action and "
+                                    "revision a failure would lead to."]},
+    "test": {"type": "bool", "default": False,
+             "description": ["After a successful install or upgrade, run the release's tests (C(helm test)); a failed "
+                             "test fails the revision (recorded C(failed), its description naming the test) and "
+                             "counts as a failed attempt, unless I(ignore_test_failures). Results are in C(tests)."]},
+    "test_filter": {"type": "list", "elements": "str",
+                    "description": ["Which tests I(test) runs, as M(helmless.core.release_test)'s I(filter) "
+                                    "(C(name=<test>), C(!name=<test>))."]},
+    "ignore_test_failures": {"type": "bool", "default": False,
+                             "description": ["With I(test), a failed test only warns; the revision stays deployed."]},
+    "force_reconcile": {"type": "bool", "default": False,
+                        "description": ["Write a new revision and run the upgrade hooks even when nothing changed, as "
+                                        "C(helm upgrade) always does (Flux's C(reconcile.fluxcd.io/forceAt), C(flux "
+                                        "reconcile helmrelease --force)): the chart is rendered anew, so what it "
+                                        "generates (random secrets, a C(rollme) pod annotation) is generated again, "
+                                        "and drift is repaired as the strategy does. "
+                                        "Not Helm's C(--force) (replace), which is I(force)."]},
+})
+
 # values_files entries may be URLs in release and template alike.
 _VALUES_URL = ("An entry may be an C(https://) or C(http://) URL, like Helm's C(-f <url>): it is fetched (before "
                "anything touches the cluster) with the chart's TLS options and credentials (sent to the "
@@ -290,7 +387,7 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
     "replace": {"type": "bool", "default": False,
                 "description": ["Accepted for compatibility: an uninstalled release name is always reusable."]},
 }, **copy.deepcopy(_VALUES), **copy.deepcopy(_CHART_FETCH), **copy.deepcopy(REPO_ACCESS), **copy.deepcopy(_TIMING),
-   **copy.deepcopy(_STRATEGY), **copy.deepcopy(_DIFF))
+   **copy.deepcopy(_STRATEGY), **copy.deepcopy(_DIFF), **copy.deepcopy(_CONTROLS))
 
 ROLLBACK = dict(copy.deepcopy(_NAME), **{
     "revision": {"type": "int", "default": 0,
@@ -333,6 +430,9 @@ RELEASE_INFO = {
                                  "M(helmless.core.release), C(helm install --labels)) match this label selector, "
                                  "as C(helm list --selector) (C(key=value), C(key!=value), comma-separated)."]},
     "show_secrets": _TIMING["show_secrets"],
+    "ignore": dict(copy.deepcopy(_IGNORE["ignore"]), description=[
+        "Fields left out of C(drift), as the same option of M(helmless.core.release) leaves them out "
+        "(Flux's C(driftDetection.ignore)); objects whose rule ignores C(\"\") are not listed."]),
 }
 
 
@@ -524,6 +624,10 @@ RELEASES = {
 }
 
 IGNORED = ("binary_path", "replace")
+# Every option (name and aliases) whose value is a secret: masked wherever a task reports text (secrets.py).
+NO_LOG = frozenset(alias for table in (CONNECTION, REPO_ACCESS, RELEASE, TEMPLATE, REPOSITORY, PULL, REGISTRY_AUTH)
+                   for name, opt in table.items() if opt.get("no_log")
+                   for alias in [name] + list(opt.get("aliases") or ()))
 
 
 def argument_spec(*tables):

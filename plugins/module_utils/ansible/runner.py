@@ -115,6 +115,26 @@ def _options(params, check_mode, progress, **extra):
                    hook_logs=progress.hook_logs, **extra)
 
 
+def _controls(params):
+    """The Flux-style controls as Options keywords (docs/flux-controls.md), refused before anything is read
+    or written when an ignore rule, a health check or the remediation options are wrong."""
+    from ..actions.base import OperationError, Options
+    from ..actions.remediation import strategy
+    from ..kube.health import HealthCheckError, compile_checks
+    from ..plan.ignore import IgnoreError, compile_rules
+
+    try:
+        out = dict(ignore=compile_rules(params.get("ignore")), health_checks=compile_checks(params.get("health_checks")),
+                   retries=params.get("retries") or 0, remediation=params.get("remediation"),
+                   retry_delay=parse_duration(params.get("retry_delay"), 0), test=params.get("test", False),
+                   test_filter=params.get("test_filter") or (), force_reconcile=params.get("force_reconcile", False),
+                   ignore_test_failures=params.get("ignore_test_failures", False))
+        strategy(Options(atomic=bool(params.get("atomic") or params.get("rollback_on_failure")), **out))
+    except (IgnoreError, HealthCheckError, OperationError) as exc:
+        raise ModuleFailure(str(exc)) from exc
+    return out
+
+
 def _result(outcome, params, diff, client, warnings, progress):
     from ..actions.printer import operation_stdout
 
@@ -200,7 +220,8 @@ def _render(params, engine, progress, warnings):
         set_values=params.get("set_values") or (), reset_values=params.get("reset_values", True),
         reuse_values=params.get("reuse_values"), reset_then_reuse_values=params.get("reset_then_reuse_values"),
         post_renderer=params.get("post_renderer"), enable_plugins=params.get("enable_plugins", False),
-        skip_schema_validation=params.get("skip_schema_validation", False))
+        skip_schema_validation=params.get("skip_schema_validation", False),
+        fresh=params.get("force_reconcile", False))
     try:
         inp, have = prepare(engine, request, progress)
     except RenderError as exc:
@@ -234,6 +255,10 @@ def _run_release(params, check_mode, diff, progress, warnings, absent, command):
     except ModuleFailure as exc:
         exc.result.update(_failed_output(exc, warnings, command))
         raise
+    controls = {} if absent else _controls(params)
+    if controls.get("health_checks") and _wait(params) == "hookOnly" and not (params.get("atomic")
+                                                                              or params.get("rollback_on_failure")):
+        warnings.append("health_checks are used only while waiting: set wait (true, watcher or legacy)")
     if not absent:  # values from URLs are fetched before anything touches the cluster
         params = dict(params, values_files=_values_sources(params, warnings, command))
     client = connect(params)
@@ -250,8 +275,11 @@ def _run_release(params, check_mode, diff, progress, warnings, absent, command):
         crds = params.get("crds") or "install"
         opts = _options(params, check_mode, progress, create_namespace=params.get("create_namespace", False),
                         skip_crds=params.get("skip_crds", False) or crds == "skip", upgrade_crds=crds == "upgrade",
-                        description=params.get("description"), labels=params.get("labels"))
-        return _result(engine.present(inp, opts), params, diff, client, warnings, progress)
+                        description=params.get("description"), labels=params.get("labels"), **controls)
+
+        def again():  # a retry renders as the new revision it writes
+            return _render(dict(params, force_reconcile=True), engine, progress, warnings)
+        return _result(engine.present(inp, opts, again), params, diff, client, warnings, progress)
     except (OperationError, KubeError) as exc:
         raise _fail(exc, params, diff, client, warnings, progress, command) from exc
 
@@ -325,8 +353,13 @@ def _test_stdout(rel, logged=None):
 def run_info(params):
     from ..actions.info import describe, list_releases
     from ..actions.base import OperationError, ReleaseContext
+    from ..plan.ignore import IgnoreError, compile_rules
 
     warnings = ignored_warnings(params)
+    try:
+        ignore = compile_rules(params.get("ignore"))
+    except IgnoreError as exc:
+        raise ModuleFailure(str(exc)) from exc
     client = connect(params)
     engine = ReleaseContext(client, params.get("release_name") or "", params["release_namespace"],
                             params.get("storage_driver") or "secret",
@@ -334,7 +367,7 @@ def run_info(params):
     try:
         if params.get("release_name"):
             status = describe(engine, params.get("revision"), params.get("get_all_values", False),
-                              params.get("show_secrets", False), params.get("release_state") or ())
+                              params.get("show_secrets", False), params.get("release_state") or (), ignore)
             result = {"changed": False}
             if status is not None:
                 result["status"] = status

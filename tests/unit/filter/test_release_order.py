@@ -28,6 +28,11 @@ def test_defaults_fill_missing_keys_only():
     assert [(r["namespace"], r["state"]) for r in out] == [("x", "present"), ("d", "present")]
 
 
+def test_a_release_is_present_when_neither_it_nor_the_defaults_name_a_state():
+    out = release_order([{"name": "a"}, {"name": "b", "state": "absent"}], {"namespace": "apps"})
+    assert [r["state"] for r in out] == ["present", "absent"]
+
+
 def test_needs_by_namespace_and_name_disambiguates():
     rels = [{"name": "db", "namespace": "a"}, {"name": "db", "namespace": "b"},
             {"name": "app", "namespace": "a", "needs": ["b/db"]}]
