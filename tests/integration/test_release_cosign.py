@@ -26,7 +26,8 @@ def test_a_signed_chart_is_installed_and_a_moved_tag_is_refused_with_nothing_wri
     result, _ = run_release(params)
     assert result["changed"] and result["status"]["chart"] == "demo-1.0.0"
     for attempt in (lambda: run_release(dict(params, chart_version="2.0.0")),
-                    lambda: run_releases({"kubeconfig": kubeconfig, "releases": [dict(params, chart_version="2.0.0")]})):
+                    lambda: run_releases({"kubeconfig": kubeconfig,
+                                          "releases": [dict(params, chart_version="2.0.0")]})):
         with pytest.raises(ModuleFailure) as refused:
             attempt()
         message = str(refused.value)

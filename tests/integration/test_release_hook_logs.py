@@ -15,7 +15,8 @@ from test_release_support import module_params, to_yaml, write_chart
 
 
 def _pod_spec(script):
-    return {"restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox", "command": ["sh", "-c", script]}]}
+    return {"restartPolicy": "Never",
+            "containers": [{"name": "c", "image": "busybox", "command": ["sh", "-c", script]}]}
 
 
 def _hook(kind, name, events, script, logs=None, weight=0, delete=None):

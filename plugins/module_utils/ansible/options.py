@@ -68,6 +68,9 @@ CONNECTION = {
                         "Without C(sslmode), TLS is required, as Helm's driver requires it."]},
 }
 
+# The connection options that choose who a task acts as (impersonation).
+IDENTITY = ("impersonate_user", "impersonate_groups", "impersonate_uid", "impersonate_extra", "service_account")
+
 # How to reach a chart repository (release, template and repository modules).
 REPO_ACCESS = {
     "repo_username": {"type": "str", "aliases": ["username"],
@@ -268,6 +271,35 @@ _VALUES_URL = ("An entry may be an C(https://) or C(http://) URL, like Helm's C(
 
 # The user-supplied values of release and template, merged as Helm merges them (one text for both modules).
 _VALUES = {
+    "values_from": {
+        "type": "list", "elements": "dict", "default": [], "aliases": ["valuesFrom"],
+        "description": [
+            "Values that live in the cluster, as Flux's HelmRelease C(valuesFrom): each entry names a ConfigMap or "
+            "Secret and one of its keys, read (also in check mode) before anything is planned or written. In "
+            "order, the key's YAML is merged over the values so far, or, with I(target_path), its text is set at "
+            "that path as C(--set path=<text>) sets it. They come first: then I(values_files), "
+            "I(release_values), I(set_values).",
+            "Values taken from a Secret are masked wherever the task reports them (diffs, plan, messages, "
+            "logs), unless I(show_secrets).",
+            "A missing object or key that is not I(optional), a key whose YAML does not parse, or a read the "
+            "API server refuses fails the task naming the entry; nothing is written.",
+            "On M(helmless.core.template), the connection options name the cluster to read from."],
+        "options": {
+            "kind": {"type": "str", "required": True, "choices": ["ConfigMap", "Secret"],
+                     "description": ["Kind of the object holding the values."]},
+            "name": {"type": "str", "required": True, "description": ["Name of the object."]},
+            "namespace": {"type": "str", "description": ["Its namespace (default: the release namespace)."]},
+            "values_key": {"type": "str", "default": "values.yaml", "aliases": ["valuesKey"],
+                           "description": ["The key holding the values (YAML), or the single value with "
+                                           "I(target_path)."]},
+            "target_path": {"type": "str", "aliases": ["targetPath"],
+                            "description": ["Set the key's text at this path (C(--set) syntax: C(a.b), "
+                                            "C(list[0])): typed like C(--set), a quoted text as a string."]},
+            "optional": {"type": "bool", "default": False,
+                         "description": ["Skip the entry when the object or key does not exist (other failures "
+                                         "still fail)."]},
+            "literal": {"type": "bool", "default": False,
+                        "description": ["With I(target_path), set the text as it is (C(--set-literal))."]}}},
     "values_files": {"type": "list", "elements": "str", "default": [],
                      "description": ["Values files (YAML, like C(-f)), merged in order before I(release_values).",
                                      _VALUES_URL]},
@@ -453,6 +485,9 @@ def _unused_connection(*except_):
     return out
 
 
+# The connection options template uses to read values_from (the rest of the group's it only accepts).
+_CLUSTER_READ = ("kubeconfig", "context", "host", "api_key", "ca_cert", "validate_certs") + IDENTITY
+
 TEMPLATE = dict({
     "chart_ref": {"type": "path", "required": True,
                   "description": ["The chart, as for M(helmless.core.release) - a local chart directory or archive "
@@ -497,7 +532,8 @@ TEMPLATE = dict({
                           "description": ["Do not verify the chart repository's TLS certificate "
                                           "(C(--insecure-skip-tls-verify))."]},
 }, **copy.deepcopy(_VALUES), **copy.deepcopy(_CHART_FETCH),
-   **{k: copy.deepcopy(v) for k, v in REPO_ACCESS.items() if k != "insecure_skip_tls_verify"}, **_unused_connection())
+   **{k: copy.deepcopy(v) for k, v in REPO_ACCESS.items() if k != "insecure_skip_tls_verify"},
+   **{k: copy.deepcopy(CONNECTION[k]) for k in _CLUSTER_READ}, **_unused_connection(*_CLUSTER_READ))
 
 REPOSITORY = dict({
     "repo_name": {"type": "str", "required": True, "aliases": ["name"],
@@ -595,10 +631,6 @@ REGISTRY_AUTH = dict({
     "plain_http": {"type": "bool", "default": False,
                    "description": ["Talk plain HTTP to the registry (C(helm registry login --plain-http))."]},
 }, **_unused_connection("host"))
-
-
-# The connection options that choose who a task acts as (impersonation).
-IDENTITY = ("impersonate_user", "impersonate_groups", "impersonate_uid", "impersonate_extra", "service_account")
 
 
 def _release_item():

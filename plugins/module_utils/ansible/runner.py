@@ -17,7 +17,8 @@ from .commands import (pull_command, registry_command, release_command, release_
 from ..errors import HelmlessError
 from ..gcpolicy import one_task_process
 from .options import IGNORED
-from .secrets import credentials, note_connection, note_release, object_mask, redacted
+from . import request
+from .secrets import credentials, note_connection, note_known, note_release, object_mask, redacted
 from ..regexcache import regex
 
 _NAME_RE = regex(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
@@ -47,32 +48,18 @@ def parse_duration(text, default=300):
     return sum(float(n) * _UNIT[u] for n, u in parts)
 
 
-def impersonate_options(params):
-    """The identity options of a task (``service_account`` as the user it stands for), or None."""
-    from ..kube.config import service_account_user
-
-    user, account = params.get("impersonate_user"), params.get("service_account")
-    if account:
-        if user:
-            raise ModuleFailure("service_account and impersonate_user are mutually exclusive: both name the user "
-                                "to act as")
-        try:
-            user = service_account_user(account, params.get("release_namespace"))
-        except KubeError as exc:
-            raise ModuleFailure(str(exc)) from exc
-    found = {"user": user, "groups": params.get("impersonate_groups"), "uid": params.get("impersonate_uid"),
-             "extra": params.get("impersonate_extra")}
-    return found if any(found.values()) else None
-
-
 def connect(params):
+    """The KubeClient of the task's connection options, acting as the identity they name."""
     from ..kube.client import KubeClient
     from ..kube.config import load_connection
 
+    if params.get("service_account") and params.get("impersonate_user"):
+        raise ModuleFailure("service_account and impersonate_user are mutually exclusive: both name the user to "
+                            "act as")
     try:
         conn = load_connection(params.get("kubeconfig"), params.get("context"), params.get("host"),
                                params.get("api_key"), params.get("ca_cert"), params.get("validate_certs"),
-                               impersonate=impersonate_options(params))
+                               identity=request.identity(params))
     except KubeError as exc:
         raise ModuleFailure(str(exc)) from exc
     note_connection(conn)
@@ -176,15 +163,32 @@ def _fail(exc, params, diff, client, warnings, progress, command):
     return ModuleFailure(str(exc) + hook_log_text(progress.hook_logs), partial)
 
 
-def _values_sources(params, warnings, command, **extra):
-    """``values_files`` with URLs fetched (repo.values_sources); the repository code loads only for a URL."""
-    if not any(re.match(r"(?i)https?://", item) for item in params.get("values_files") or ()):
-        return list(params.get("values_files") or ())
-    from ..repo import RepoError, values_sources
+def _fetch_values(params, warnings, command, **extra):
+    """The task's ValueSources with ``values_files`` URLs fetched (the repository code loads only for a URL)."""
+    sources = request.value_sources(params)
+    if not any(isinstance(item, str) and re.match(r"(?i)https?://", item) for item in sources.files):
+        return sources
+    from ..repo import RepoError, fetch_values_files
     try:
-        return values_sources(params)
+        return sources.with_(files=tuple(fetch_values_files(sources.files, request.chart_source(params))))
     except RepoError as exc:
         raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), **extra)) from exc
+
+
+def _read_cluster_values(client, namespace, sources, progress=None):
+    """``sources`` with its ``values_from`` read from the cluster (nothing is written before): the values of
+    Secrets are masked from here on, everywhere the task reports."""
+    if not sources.values_from:
+        return sources
+    from ..actions.valuesfrom import ValuesFromError, cluster_values
+    try:
+        values, secrets, read = cluster_values(client, namespace, sources.values_from)
+    except ValuesFromError as exc:
+        raise ModuleFailure(str(exc)) from exc
+    note_known(secrets)
+    if progress is not None:
+        progress("values", "read %s" % ", ".join(read) if read else "no values_from source exists (all optional)")
+    return sources.with_(cluster=values)
 
 
 def _failed_output(exc, warnings, command, hook_logs=()):
@@ -199,31 +203,30 @@ def _lines(messages):
     return "".join(m + "\n" for m in messages)
 
 
-def _render(params, engine, progress, warnings):
+def _render(params, engine, progress, warnings, sources):
     """The ReleaseInput of the chart the options name, rendered for the release (actions.prepare decides how)."""
     from ..actions.prepare import RenderRequest, prepare
     from ..render import RenderError
-    from ..render.template import local_chart
 
-    chart_ref, want = local_chart(params)
+    source = request.chart_source(params)
+    chart_ref, want = source.local()
     if chart_ref is None:
-        from ..repo import RepoError, chart_from_options
+        from ..repo import RepoError, fetch_chart
         try:  # repository/URL charts are fetched here, before the release is read or planned
-            chart_ref, want = chart_from_options(params, warnings)
+            chart_ref, want = fetch_chart(source, warnings)
         except RepoError as exc:
             raise ModuleFailure(str(exc)) from exc
-    if chart_ref != params.get("chart_ref"):
-        progress("chart", "%s fetched to %s" % (params.get("chart_ref"), chart_ref))
-    request = RenderRequest(
-        chart=chart_ref, name=params["release_name"], namespace=params["release_namespace"],
-        values=params.get("release_values") or {}, values_files=params.get("values_files") or (),
-        set_values=params.get("set_values") or (), reset_values=params.get("reset_values", True),
-        reuse_values=params.get("reuse_values"), reset_then_reuse_values=params.get("reset_then_reuse_values"),
-        post_renderer=params.get("post_renderer"), enable_plugins=params.get("enable_plugins", False),
+    if chart_ref != source.ref:
+        progress("chart", "%s fetched to %s" % (source.ref, chart_ref))
+    render_request = RenderRequest(
+        chart=chart_ref, name=params["release_name"], namespace=params["release_namespace"], values=sources,
+        reset_values=params.get("reset_values", True), reuse_values=params.get("reuse_values"),
+        reset_then_reuse_values=params.get("reset_then_reuse_values"), post_renderer=params.get("post_renderer"),
+        enable_plugins=params.get("enable_plugins", False),
         skip_schema_validation=params.get("skip_schema_validation", False),
         fresh=params.get("force_reconcile", False))
     try:
-        inp, have = prepare(engine, request, progress)
+        inp, have = prepare(engine, render_request, progress)
     except RenderError as exc:
         raise ModuleFailure(str(exc), {"progress": progress.lines}) from exc
     if want and want != have:
@@ -259,8 +262,7 @@ def _run_release(params, check_mode, diff, progress, warnings, absent, command):
     if controls.get("health_checks") and _wait(params) == "hookOnly" and not (params.get("atomic")
                                                                               or params.get("rollback_on_failure")):
         warnings.append("health_checks are used only while waiting: set wait (true, watcher or legacy)")
-    if not absent:  # values from URLs are fetched before anything touches the cluster
-        params = dict(params, values_files=_values_sources(params, warnings, command))
+    sources = None if absent else _fetch_values(params, warnings, command)  # URLs before the cluster is touched
     client = connect(params)
     engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
                            params.get("storage_driver") or "secret",
@@ -270,7 +272,8 @@ def _run_release(params, check_mode, diff, progress, warnings, absent, command):
             note_release(engine.history())
             opts = _options(params, check_mode, progress, purge=params.get("purge", True))
             return _result(engine.absent(opts), params, diff, client, warnings, progress)
-        inp = _render(params, engine, progress, warnings)
+        sources = _read_cluster_values(client, params["release_namespace"], sources, progress)
+        inp = _render(params, engine, progress, warnings, sources)
         note_release(engine.history(), inp)
         crds = params.get("crds") or "install"
         opts = _options(params, check_mode, progress, create_namespace=params.get("create_namespace", False),
@@ -278,7 +281,7 @@ def _run_release(params, check_mode, diff, progress, warnings, absent, command):
                         description=params.get("description"), labels=params.get("labels"), **controls)
 
         def again():  # a retry renders as the new revision it writes
-            return _render(dict(params, force_reconcile=True), engine, progress, warnings)
+            return _render(dict(params, force_reconcile=True), engine, progress, warnings, sources)
         return _result(engine.present(inp, opts, again), params, diff, client, warnings, progress)
     except (OperationError, KubeError) as exc:
         raise _fail(exc, params, diff, client, warnings, progress, command) from exc
@@ -407,13 +410,27 @@ def freeze_imports():
 @redacted(keys=("command", "stderr"))
 def run_template_task(params, check_mode=False):
     """``helm template`` for the template module: the render, plus helm's ``stdout``/``stderr``/``rc``."""
-    from ..render.template import TemplateCommandError, run_template
+    from ..render.template import TemplateCommandError, TemplateRequest, run_template
 
     command = template_command(params)
     warnings = ignored_warnings(params)
-    params = dict(params, values_files=_values_sources(params, warnings, command, rc=1))
+    sources = _fetch_values(params, warnings, command, rc=1)
+    if sources.values_from:  # values in the cluster: the connection options name it
+        try:
+            sources = _read_cluster_values(connect(params), params.get("release_namespace") or "default", sources)
+        except ModuleFailure as exc:
+            exc.result.update(_failed_output(exc, warnings, command), rc=1)
+            raise
+    template = TemplateRequest(
+        chart=request.chart_source(params), name=params.get("release_name") or "release-name",
+        namespace=params.get("release_namespace") or "default", values=sources,
+        is_upgrade=bool(params.get("is_upgrade")), kube_version=params.get("kube_version"),
+        api_versions=tuple(params.get("api_versions") or ()), post_renderer=params.get("post_renderer"),
+        enable_plugins=bool(params.get("enable_plugins")), include_crds=bool(params.get("include_crds")),
+        disable_hooks=bool(params.get("disable_hook")), show_only=tuple(params.get("show_only") or ()),
+        output_dir=params.get("output_dir"), check_mode=check_mode)
     try:
-        result, more = run_template(dict(params, check_mode=check_mode))
+        result, more = run_template(template)
     except TemplateCommandError as exc:
         raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), rc=1)) from exc
     warnings += more

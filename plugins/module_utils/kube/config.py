@@ -12,6 +12,7 @@ import json
 import os
 import threading
 import time
+from dataclasses import dataclass
 
 from . import blockyaml
 from .errors import KubeConfigError
@@ -180,6 +181,16 @@ def impersonation(user=None, groups=None, uid=None, extra=None, base=None, where
     return {k: v for k, v in out.items() if v}
 
 
+@dataclass(frozen=True)
+class Identity:
+    """Who a task acts as (kubectl's ``--as``, ``--as-group``, ``--as-uid``; kubeconfig ``as-user-extra``);
+    an unset field keeps the kubeconfig's."""
+    user: str = None
+    groups: tuple = ()
+    uid: str = None
+    extra: dict = None
+
+
 def service_account_user(account, namespace=None):
     """The user name of ServiceAccount ``namespace/name`` (or ``name`` in ``namespace``), as the API server
     names it: ``system:serviceaccount:<namespace>:<name>``."""
@@ -319,8 +330,8 @@ def _in_cluster():
 
 
 def load_connection(kubeconfig=None, context=None, host=None, api_key=None, ca_cert=None, validate_certs=None,
-                    proxy=None, impersonate=None):
-    """The Connection for these options (``None`` means unset); ``impersonate`` (user, groups, uid, extra)
+                    proxy=None, identity=None):
+    """The Connection for these options (``None`` means unset); ``identity`` (an :class:`Identity`)
     overrides the kubeconfig's ``as`` family field by field, as kubectl's ``--as`` flags do."""
     if isinstance(kubeconfig, str) and kubeconfig.strip().startswith(("apiVersion", "{")) and "\n" in kubeconfig:
         kubeconfig = _parse(kubeconfig, "(inline)")
@@ -347,6 +358,7 @@ def load_connection(kubeconfig=None, context=None, host=None, api_key=None, ca_c
         conn.verify = bool(validate_certs)
     if proxy:
         conn.proxy = proxy
-    if impersonate:
-        conn.impersonate = impersonation(base=conn.impersonate, **impersonate)
+    if identity is not None:
+        conn.impersonate = impersonation(identity.user, list(identity.groups or ()) or None, identity.uid,
+                                         identity.extra, base=conn.impersonate)
     return conn

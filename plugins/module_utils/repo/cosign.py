@@ -126,7 +126,8 @@ class _Check(object):
                 continue
             claim = ((_json(payload, "signed payload").get("critical") or {}).get("image") or {})
             if claim.get("docker-manifest-digest") != self.digest:
-                self.reasons.append("a signature by the key for %s, another digest" % claim.get("docker-manifest-digest"))
+                self.reasons.append("a signature by the key for %s, another digest"
+                                    % claim.get("docker-manifest-digest"))
                 continue
             return True
         return False
