@@ -39,7 +39,7 @@ KUBERNETES_CORE = {
     "pull": {"binary_path", "chart_ref", "chart_version", "destination", "repo_url", "repo_username", "repo_password",
              "pass_credentials", "skip_tls_certs_check", "chart_devel", "untar_chart", "verify_chart",
              "verify_chart_keyring", "provenance", "chart_ca_cert", "chart_ssl_cert_file", "chart_ssl_key_file",
-             "plain_http"},
+             "plain_http", "force"},
     "registry_auth": {"binary_path", "host", "username", "password", "key_file", "cert_file", "ca_file", "insecure",
                       "state"},
 }

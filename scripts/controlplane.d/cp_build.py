@@ -53,6 +53,7 @@ def component_dirs(v=None):
         "helm3": os.path.join(CACHE, "helm3-" + v["HELM3_VERSION"]),
         "helm-oracle": os.path.join(CACHE, "helm-oracle-" + v["HELM4_VERSION"]),
         "kustomize": os.path.join(CACHE, "kustomize-" + v["KUSTOMIZE_VERSION"]),
+        "cosign": os.path.join(CACHE, "cosign-" + v["COSIGN_VERSION"]),
     }
 
 
@@ -70,6 +71,7 @@ def binaries(v=None):
         "helm3": os.path.join(d["helm3"], "bin", "helm"),
         "helm-oracle": os.path.join(d["helm-oracle"], "bin", "helm-oracle"),
         "kustomize": os.path.join(d["kustomize"], "bin", "kustomize"),
+        "cosign": os.path.join(d["cosign"], "bin", "cosign"),
     }
 
 
@@ -248,6 +250,12 @@ def build_kustomize(v, dest, work, log):
     go_install("sigs.k8s.io/kustomize/kustomize/v5@" + v["KUSTOMIZE_VERSION"], dest, "-s -w", log)
 
 
+def build_cosign(v, dest, work, log):
+    """The signed-OCI-chart tests' reference: cosign's own CLI (signs charts in the local registry)."""
+    go_install("github.com/sigstore/cosign/v3/cmd/cosign@" + v["COSIGN_VERSION"], dest,
+               "-s -w -X sigs.k8s.io/release-utils/version.gitVersion=" + v["COSIGN_VERSION"], log)
+
+
 def _version_key(ver):
     return [int(x) for x in re.findall(r"\d+", ver)[:3]]
 
@@ -284,6 +292,7 @@ COMPONENTS = [
     ("helm-oracle", "HELM4_VERSION", build_helm_oracle),
     ("helm3", "HELM3_VERSION", build_helm(3)),
     ("kustomize", "KUSTOMIZE_VERSION", build_kustomize),
+    ("cosign", "COSIGN_VERSION", build_cosign),
 ]
 
 

@@ -198,15 +198,19 @@ def _new_namespace_docs(name):
         {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": name + "-job"},
          "spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox"}]}}}},
         {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name + "-cm"}, "data": {"k": "v"}},
-        {"apiVersion": "example.helmless.io/v1", "kind": "Gadget", "metadata": {"name": "g"}, "spec": {}},
+        {"apiVersion": name + ".helmless.io/v1", "kind": "Gadget", "metadata": {"name": "g"}, "spec": {}},
     ]
 
 
-_DEFAULTED_CRD = dict(_CRD, metadata={"name": "gadgets.example.helmless.io"}, spec=dict(
-    _CRD["spec"], names={"plural": "gadgets", "singular": "gadget", "kind": "Gadget", "listKind": "GadgetList"},
-    versions=[{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
-        "type": "object", "properties": {"spec": {"type": "object", "properties": {
-            "size": {"type": "integer", "default": 3}}}}}}}]))
+def _defaulted_crd(group):
+    """A namespaced kind whose schema defaults ``spec.size`` (a group of its own: a CRD deleted by an earlier
+    test may still be terminating)."""
+    return dict(_CRD, metadata={"name": "gadgets." + group}, spec=dict(
+        _CRD["spec"], group=group,
+        names={"plural": "gadgets", "singular": "gadget", "kind": "Gadget", "listKind": "GadgetList"},
+        versions=[{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
+            "type": "object", "properties": {"spec": {"type": "object", "properties": {
+                "size": {"type": "integer", "default": 3}}}}}}}]))
 
 
 @pytest.mark.parametrize("method", ["csa", "ssa"])
@@ -217,11 +221,12 @@ def test_an_install_into_a_namespace_that_does_not_exist_yet_is_previewed_with_w
     name = "w" + namespace[2:]  # unique, and also the name of objects the stand-in namespace already holds
     docs = _new_namespace_docs(name)
     taken = [d for d in docs if d["kind"] in ("Job", "ConfigMap")]
-    client.create(_DEFAULTED_CRD)
+    crd = _defaulted_crd(name + ".helmless.io")
+    client.create(crd)
     try:
         for doc in taken:  # the dry run cannot use these names in the stand-in namespace
             client.create(dict(doc, metadata=dict(doc["metadata"], namespace="default")))
-        _wait_served(client, "example.helmless.io/v1", "Gadget")
+        _wait_served(client, name + ".helmless.io/v1", "Gadget")
         strategy = {"csa": {}, "ssa": {"strategy": "server-side"}}[method]
         inp = literal_input(docs)
         check = engine_for(kubeconfig, new).present(inp, opts(check_mode=True, create_namespace=True, **strategy))
@@ -250,7 +255,7 @@ def test_an_install_into_a_namespace_that_does_not_exist_yet_is_previewed_with_w
             client.delete(doc["apiVersion"], doc["kind"], doc["metadata"]["name"], "default")
         if client.get("v1", "Namespace", new) is not None:
             client.delete("v1", "Namespace", new)
-        client.delete(_DEFAULTED_CRD["apiVersion"], _DEFAULTED_CRD["kind"], _DEFAULTED_CRD["metadata"]["name"])
+        client.delete(crd["apiVersion"], crd["kind"], crd["metadata"]["name"])
 
 
 def _wait_served(client, api_version, kind, seconds=30):

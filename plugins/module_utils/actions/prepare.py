@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..chart.loader import load_chart
 from ..chart.model import Chart
+from ..chart.source import ValueSources
 from ..chart.values import coalesce_tables, coalesce_values
 from ..kube.errors import KubeError
 from ..release.model import DEPLOYED, FAILED, PENDING, SUPERSEDED, UNINSTALLED, description, status
@@ -23,19 +24,19 @@ from .upgrade import UPGRADE_FAILED, no_deployed_releases
 
 @dataclass
 class RenderRequest:
-    """What to render: a chart on disk, the release, the user-supplied values and the render options."""
+    """What to render: a chart on disk, the release, the user-supplied values (a ``chart.source.ValueSources``
+    whose URLs are fetched and ``values_from`` read) and the render options."""
     chart: str
     name: str
     namespace: str
-    values: dict
-    values_files: tuple = ()
-    set_values: tuple = ()
+    values: ValueSources
     reset_values: bool = True
     reuse_values: bool = False
     reset_then_reuse_values: bool = False
     post_renderer: object = None
     enable_plugins: bool = False
     skip_schema_validation: bool = False
+    fresh: bool = False  # render as a new revision even when the inputs are the deployed ones (force_reconcile)
     skip_crds: bool = False
 
 
@@ -62,7 +63,8 @@ def prepare(engine, request, progress):
     current = deployed[-1] if deployed else (history[-1] if history else None)
     installed = current is not None and status(current) != UNINSTALLED
     try:
-        config = merge_user_values(request.values, request.values_files, request.set_values)
+        sources = request.values
+        config = merge_user_values(sources.values, sources.files, sources.set_values, sources.cluster)
         if not deployed and history and status(history[-1]) not in (FAILED, SUPERSEDED, UNINSTALLED) + PENDING:
             # e.g. left uninstalling by a failed uninstall: helm upgrade refuses it before it renders
             raise OperationError(no_deployed_releases(request.name))
@@ -90,7 +92,7 @@ def prepare(engine, request, progress):
             return probed[-1]
 
         same = rerolled = False
-        if installed and current is history[-1] and status(current) == DEPLOYED:
+        if installed and current is history[-1] and status(current) == DEPLOYED and not request.fresh:
             # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
             # then) so charts that print their revision stay idempotent; only a real change renders anew.
             as_then = (current["version"], was_install(current))

@@ -179,6 +179,7 @@ class Outcome:
         self.drift = []
         self.info = ""  # helm's lines before its own stdout (uninstall: objects kept or skipped)
         self.warnings = []
+        self.extra = {}  # what the Flux-style controls add to the result (actions/remediation.py)
 
     def plan(self, plan, hooks=()):
         self.changes = list(plan.changes)
@@ -277,6 +278,7 @@ class Outcome:
                "summary": self.summary(),
                "drift": self.drift,
                "hooks": self.hooks}
+        res.update(self.extra)
         if diff:
             shown = (self.diff(show_secrets, mask) if diff_format == "json" else
                      self.diff_text(show_secrets, mask, diff_context))

@@ -87,7 +87,7 @@ def uninstall_records(engine, opts, last, plan=None):
     set_status(last, UNINSTALLING, "Deletion in progress (or silently failed)")
     engine.storage.update(last)
     runner = HookRunner(engine.client, engine.namespace, engine.storage.update, opts.timeout, opts.progress,
-                        server_side=True)  # Helm 4 creates uninstall hooks by server-side apply
+                        server_side=True, logs=opts.hook_logs)  # Helm 4 creates uninstall hooks by server-side apply
     try:
         if not opts.disable_hook:
             runner.run(last, "pre-delete")

@@ -95,7 +95,7 @@ def _present(engine, inp, opts):
     if opts.check_mode:
         for change in crd_changes:
             change.after = _dry_run_crd(engine, change)
-    changed = (install or recover or plan.changed or _differs(current, last, inp)
+    changed = (install or recover or plan.changed or opts.force_reconcile or _differs(current, last, inp)
                or last.get("apply_method", "csa") != method or custom_labels(current) != labels)
     event = "install" if install else "upgrade"
     outcome.plan(plan, hooks=[] if opts.disable_hook or not changed else
@@ -228,13 +228,14 @@ def _run(engine, inp, opts, plan, outcome, version, current, install, method, la
     opts.progress("record", "revision %d %s" % (version, status(rel)))
     outcome.release = rel
     runner = HookRunner(engine.client, engine.namespace, engine.storage.update, opts.timeout, opts.progress,
-                        server_side=method == "ssa")
+                        server_side=method == "ssa", logs=opts.hook_logs)
     try:
         if not opts.disable_hook:
             _hooks(runner, rel, "pre-" + event, install)
         apply_changes(engine.client, plan.changes, opts.force_conflicts, progress=opts.progress)
         if opts.wait_mode() != "hookOnly":
-            wait_for(engine.client, plan.changes, opts.timeout, opts.progress, opts.wait_mode(), opts.wait_for_jobs)
+            wait_for(engine.client, plan.changes, opts.timeout, opts.progress, opts.wait_mode(), opts.wait_for_jobs,
+                     opts.health_checks)
         if not opts.disable_hook:
             _hooks(runner, rel, "post-" + event, install)
     except (HookError, ExecuteError, KubeError, ApiError) as exc:

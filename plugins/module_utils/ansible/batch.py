@@ -52,7 +52,9 @@ def run_releases(params, check_mode=False, diff=False):
                             "msg": "skipped: it needs %s, which did not succeed" % ", ".join(blocked)})
             continue
         try:
-            result, more = run_release(dict(connection, **item), check_mode, diff)
+            # an item's identity option left unset keeps the task's
+            result, more = run_release(dict(connection, **{k: v for k, v in item.items()
+                                                           if v is not None or k not in connection}), check_mode, diff)
         except ModuleFailure as exc:
             down.update((key, item["release_name"]))
             result, more = dict(exc.result, failed=True, msg=str(exc)), exc.warnings

@@ -1,12 +1,14 @@
 """``helm template`` as a plain function: the logic behind the ``template`` module.
 
-Takes the module's options (kubernetes.core.helm_template names) and returns the result
-dict and warnings; no Ansible import here, so it is testable and reusable.
+Takes a :class:`TemplateRequest` (built from the module's options at the Ansible boundary) and returns the
+result dict and warnings; no Ansible import here, so it is testable and reusable.
 """
 import os
+from dataclasses import dataclass, field
 
 from . import RenderError, render_release
 from .manifest import SOURCE_HEADER, RenderManifestError, template_output
+from ..chart.source import ChartSource, ValueSources
 from ..errors import HelmlessError
 
 
@@ -14,31 +16,40 @@ class TemplateCommandError(HelmlessError):
     """The template could not be produced; the message is for the user."""
 
 
-def local_chart(options):
-    """``(path, version)`` for a chart directory or archive on disk that needs no dependency update nor
-    provenance check, as repo.chart_from_options decides; ``(None, None)`` otherwise. Lets a task with a
-    local chart skip loading the repository code (HTTP, TLS, OCI), which only remote charts need."""
-    ref = options.get("chart_ref")
-    if (not ref or options.get("chart_repo_url") or options.get("dependency_update") or options.get("verify")
-            or ref.startswith("oci://") or not os.path.exists(ref)):
-        return None, None
-    return ref, options.get("chart_version") or None
+@dataclass
+class TemplateRequest:
+    """What ``helm template`` renders: the chart, the release, the values (URLs fetched and ``values_from``
+    read) and the output options."""
+    chart: ChartSource
+    name: str = "release-name"
+    namespace: str = "default"
+    values: ValueSources = field(default_factory=ValueSources)
+    is_upgrade: bool = False
+    kube_version: str = None
+    api_versions: tuple = ()
+    post_renderer: object = None
+    enable_plugins: bool = False
+    include_crds: bool = False
+    disable_hooks: bool = False
+    show_only: tuple = ()
+    output_dir: str = None
+    check_mode: bool = False
 
 
-def _check_chart(options, warnings):
+def _check_chart(source, warnings):
     """The local chart path: repository/URL charts are fetched (and dependencies updated) first.
     Returns ``(path, version a local chart is expected to have or None)``."""
-    path, version = local_chart(options)
+    path, version = source.local()
     if path is not None:
         return path, version
-    from ..repo import RepoError, chart_from_options
+    from ..repo import RepoError, fetch_chart  # lazy: a local chart loads no repository code
     try:
-        return chart_from_options(options, warnings)
+        return fetch_chart(source, warnings)
     except RepoError as exc:
         raise TemplateCommandError(str(exc))
 
 
-def run_template(options):
+def run_template(request):
     """Render like ``helm template``; returns ``(result, warnings)``.
 
     ``result`` holds rendered, manifest, notes, hooks, crds, resources and ``stdout`` (what
@@ -46,32 +57,25 @@ def run_template(options):
     and ``files`` lists them.
     """
     warnings = []
-    chart_ref, wanted = _check_chart(options, warnings)
+    chart_ref, wanted = _check_chart(request.chart, warnings)
+    values = request.values
     try:
         result = render_release(
-            chart_ref,
-            name=options.get("release_name") or "release-name",
-            namespace=options.get("release_namespace") or "default",
-            values=options.get("release_values") or None,
-            values_files=options.get("values_files") or (),
-            set_values=options.get("set_values") or (),
-            is_install=not options.get("is_upgrade"),
-            is_upgrade=bool(options.get("is_upgrade")),
-            kube_version=options.get("kube_version"),
-            api_versions=options.get("api_versions"),
-            post_renderer=options.get("post_renderer"),
-            enable_plugins=bool(options.get("enable_plugins")),
-            include_crds=bool(options.get("include_crds")))
+            chart_ref, name=request.name, namespace=request.namespace,
+            values=values.values or None, values_files=values.files, set_values=values.set_values,
+            base_values=values.cluster, is_install=not request.is_upgrade, is_upgrade=request.is_upgrade,
+            kube_version=request.kube_version, api_versions=request.api_versions or None,
+            post_renderer=request.post_renderer, enable_plugins=request.enable_plugins,
+            include_crds=request.include_crds)
     except RenderError as exc:
         raise TemplateCommandError(str(exc))
     warnings.extend(result.warnings)
     if wanted and wanted.lstrip("v") != str(result.chart.version).lstrip("v"):
         warnings.append("chart_version %s ignored: the local chart is version %s"
                         % (wanted, result.chart.version))
-    disable_hooks = bool(options.get("disable_hook"))
+    disable_hooks = request.disable_hooks
     try:
-        stdout = template_output(result.manifest, result.hooks, disable_hooks,
-                                 options.get("show_only") or None)
+        stdout = template_output(result.manifest, result.hooks, disable_hooks, list(request.show_only) or None)
     except RenderManifestError as exc:
         raise TemplateCommandError(str(exc))
     out = {
@@ -83,10 +87,9 @@ def run_template(options):
         "resources": result.resources,
         "stdout": stdout,
     }
-    if options.get("output_dir"):
-        out["files"] = write_output_dir(options["output_dir"], result, disable_hooks,
-                                        bool(options.get("include_crds")),
-                                        dry_run=bool(options.get("check_mode")))
+    if request.output_dir:
+        out["files"] = write_output_dir(request.output_dir, result, disable_hooks, request.include_crds,
+                                        dry_run=request.check_mode)
     return out, warnings
 
 
