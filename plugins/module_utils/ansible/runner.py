@@ -354,8 +354,8 @@ def run_template_task(params, check_mode=False):
     except TemplateCommandError as exc:
         raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), rc=1)) from exc
     warnings += more
-    result.update(changed=bool(result.get("files")) and not check_mode, stderr=_lines(warnings), rc=0,
-                  command=command, helm_version=HELM_VERSION)
+    result.update(changed=result.get("changed", False), stderr=_lines(warnings), rc=0, command=command,
+                  helm_version=HELM_VERSION)
     return result, warnings
 
 
