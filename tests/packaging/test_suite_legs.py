@@ -35,10 +35,14 @@ def _tests_that_run_ansible(path):
     with open(path) as handle:
         source = handle.read()
     tree = ast.parse(source)
+    lines = source.splitlines()
+
+    def text_of(node):  # ast.get_source_segment scans the whole file again for each node
+        return "\n".join(lines[node.lineno - 1:node.end_lineno])
     module_marked = any(isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "pytestmark" for t in n.targets)
                         and "ansible_core" in ast.unparse(n.value) for n in tree.body)
     functions = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
-    helpers = {n.name for n in functions if RUNS_ANSIBLE.search(ast.get_source_segment(source, n))}
+    helpers = {n.name for n in functions if RUNS_ANSIBLE.search(text_of(n))}
     helpers.update(alias.asname or alias.name.split(".")[0] for n in tree.body
                    if isinstance(n, (ast.Import, ast.ImportFrom)) and RUNS_ANSIBLE.search(ast.unparse(n))
                    for alias in n.names)  # what an import of ansible binds counts as running it
@@ -46,7 +50,7 @@ def _tests_that_run_ansible(path):
     for node in functions:
         if not node.name.startswith("test"):
             continue
-        text = ast.get_source_segment(source, node)
+        text = text_of(node)
         if RUNS_ANSIBLE.search(text) or (calls and calls.search(text)):
             yield node.name, module_marked or _marked(node)
 
