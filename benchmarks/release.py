@@ -227,12 +227,17 @@ def direct(release, namespace, chart, rev, kubeconfig, **storage):
 
 
 def timed(cmd, env):
+    return timed_run(cmd, env)[0]
+
+
+def timed_run(cmd, env):
+    """(seconds, CompletedProcess) of ``cmd``, which must succeed."""
     start = time.perf_counter()
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
     took = time.perf_counter() - start
     if proc.returncode != 0:
-        raise SystemExit("%s failed:\n%s%s" % (" ".join(cmd), proc.stdout[-2000:], proc.stderr[-2000:]))
-    return took
+        raise SystemExit("%s failed:\n%s%s" % (" ".join(cmd), proc.stdout[-3000:], proc.stderr[-2000:]))
+    return took, proc
 
 
 def main():
@@ -396,11 +401,7 @@ def _task_playbook(path, module, params):
 
 def _changed(cmd, env):
     """(seconds, whether the task changed) of a playbook of one task, as the default callback reports it."""
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    took = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise SystemExit("%s failed:\n%s%s" % (" ".join(cmd), proc.stdout[-3000:], proc.stderr[-2000:]))
+    took, proc = timed_run(cmd, env)
     return took, " changed=1 " in proc.stdout
 
 
