@@ -52,13 +52,6 @@ def cached(load, text, disk=False):
     return _lookup(load, _reader(load), text, _store() if disk or len(text) >= DISK_MIN_BYTES else None)[0]
 
 
-def remembered(load, text):
-    """``load(text)`` from this process's memo (a new value), or None when the process did not parse or read that
-    text with ``load``: a caller holding another layout of a document the render parsed skips parsing it again."""
-    payload = _state["memo"].get((_reader(load), text))
-    return None if payload is None else (marshal.loads(payload),)
-
-
 def _lookup(load, reader, text, store):
     """``(value, payload)`` from the memo, ``store`` (None: the process only) or parsing; the payload (marshal
     bytes) is None for a value marshal cannot keep."""

@@ -4,7 +4,7 @@ import re
 from .. import goyaml
 from ..errors import HelmlessError
 from ..goyaml import YAMLError
-from ..goyaml.doccache import cached, cached_all, remembered
+from ..goyaml.doccache import cached, cached_all
 from ..regexcache import regex
 
 INSTALL_ORDER = (
@@ -35,23 +35,7 @@ def load_yaml(text):
     """One YAML document as Kubernetes reads a manifest: sigs.k8s.io/yaml (go-yaml v2 typing, ``=`` and
     ``y`` as Go reads them, timestamps as strings), with whole numbers as JSON integers the way
     ``YAMLToJSON`` writes them (``replicas: 2`` is sent as ``2``, not ``2.0``)."""
-    return _json_numbers(_parsed(text))
-
-
-_HEADER = regex(r"\n?# Source: [^\n]*\n")
-
-
-def _parsed(text):
-    """``goyaml.load(text)``; for a manifest's document, the value the render parsed to sort it when this process
-    holds it (``text`` is that document under its ``# Source:`` line, then a newline: no other value). A release
-    task parsed each new document twice, once to render and once to plan (kong-operator's CRDs that embed a
-    generated CA are 3 MB of YAML, new on every render)."""
-    header = _HEADER.match(text)
-    if header is not None and text.endswith("\n"):
-        found = remembered(goyaml.load, text[header.end():-1])
-        if found is not None:
-            return found[0]
-    return goyaml.load(text)
+    return _json_numbers(goyaml.load(text))
 
 
 def _json_numbers(value):

@@ -68,16 +68,6 @@ def test_the_planner_and_the_renderer_read_one_text_each_their_own_way(cache_dir
     assert len(entries(cache_dir)) == 2
 
 
-def test_the_planner_reads_a_document_the_render_parsed_under_its_source_line_without_parsing_it(cache_dir,
-                                                                                                  monkeypatch):
-    rendered = manifest._load_yaml(DOC)
-    forbid_parsing(monkeypatch)
-    (planned,) = parse_manifest(manifest.SOURCE_HEADER % ("c/templates/a.yaml", DOC))
-    assert planned.source == "c/templates/a.yaml"
-    assert planned.obj["data"]["count"] == 2 and isinstance(planned.obj["data"]["count"], int)
-    assert planned.obj == dict(rendered, data=dict(rendered["data"], count=2))
-
-
 def test_a_damaged_entry_is_parsed_again_with_the_same_value_and_rewritten(cache_dir, monkeypatch):
     expected = manifest._load_yaml(DOC)
     (name,) = entries(cache_dir)
