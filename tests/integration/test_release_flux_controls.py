@@ -351,6 +351,7 @@ def test_a_forced_reconcile_writes_a_revision_runs_the_upgrade_hooks_and_rolls_g
     assert _history(helm4, namespace) == [(1, "superseded", "Install complete"), (2, "deployed", "Upgrade complete")]
 
 
+@pytest.mark.ansible_core
 def test_releases_items_and_release_info_take_the_controls_through_ansibles_argument_spec(
         tmp_path, kubeconfig, namespace):
     chart = write_chart(tmp_path, {"deploy.yaml": DEPLOY}, values={"image": "web:1"})

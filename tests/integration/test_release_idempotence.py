@@ -124,3 +124,19 @@ def test_a_revision_whose_hooks_ran_without_a_delete_policy_reruns_as_a_no_op(
     result = _ours(kubeconfig, namespace, chart, "one")
     assert _no_op(result), result["progress"]
     assert _ours(kubeconfig, namespace, chart, "two")["changed"]  # other values still upgrade
+
+
+def test_an_upgrade_with_other_values_renders_once_and_a_rerun_renders_as_deployed_then_probes(
+        tmp_path, kubeconfig, namespace, monkeypatch):
+    from ansible_collections.helmless.core.plugins.module_utils.actions import prepare
+    renders = []
+    render = prepare.render_release
+    monkeypatch.setattr(prepare, "render_release", lambda *a, **kw: renders.append(kw["revision"]) or render(*a, **kw))
+    chart = write_chart(tmp_path, RANDOM, values={"note": "zero", "replicas": 1})
+    assert _ours(kubeconfig, namespace, chart, "one")["changed"] and renders == [1]
+    del renders[:]
+    assert _no_op(_ours(kubeconfig, namespace, chart, "one"))
+    assert renders == [1, 1]  # as the deployed revision, then again with other randomness (sameness.differs)
+    del renders[:]
+    result = _ours(kubeconfig, namespace, chart, "two")  # other values: a change whatever the render
+    assert result["changed"] and renders == [2] and _versions(kubeconfig, namespace) == [1, 2]

@@ -18,7 +18,7 @@ from ..release.model import DEPLOYED, FAILED, PENDING, SUPERSEDED, UNINSTALLED, 
 from .base import OperationError
 from ..render import RenderError, merge_user_values, render_release
 from .inputs import from_record, from_render
-from .sameness import differs, record_of, same_content
+from .sameness import differs, record_of, same_content, same_values
 from .upgrade import UPGRADE_FAILED, no_deployed_releases
 
 
@@ -92,7 +92,9 @@ def prepare(engine, request, progress):
             return probed[-1]
 
         same = rerolled = False
-        if installed and current is history[-1] and status(current) == DEPLOYED and not request.fresh:
+        # Other values change the release whatever the render: then it renders once, as the new revision.
+        if (installed and current is history[-1] and status(current) == DEPLOYED and not request.fresh
+                and same_values(current, config)):
             # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
             # then) so charts that print their revision stay idempotent; only a real change renders anew.
             as_then = (current["version"], was_install(current))

@@ -66,6 +66,12 @@ def same_content(a, b):
         return False
 
 
+def same_values(current, config):
+    """Whether ``config`` is the user-supplied values of release record ``current``, compared as same_content
+    compares them: when it is not, no render of any chart means the same as ``current``."""
+    return _dump(current.get("config") or {}) == _dump(config or {})
+
+
 def record_of(inp):
     """The fields of a release record that a ReleaseInput fills."""
     return {"manifest": inp.manifest, "hooks": inp.hooks, "info": {"notes": inp.notes}, "config": inp.config,

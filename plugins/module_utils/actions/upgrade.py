@@ -125,7 +125,7 @@ def _present(engine, inp, opts):
             # Helm's install over an uninstalled history (Replace): the last revision is superseded first
             set_status(last, SUPERSEDED, "superseded by new release")
             engine.storage.update(last)
-        return _run(engine, inp, opts, plan, outcome, version, current, install, method, labels)
+        return _run(engine, inp, opts, plan, outcome, version, current, install, method, record)
     return engine.locked(opts, last, run, lambda: _present(engine, inp, opts), recover)
 
 
@@ -217,9 +217,9 @@ def _dry_run_crd(engine, change):
     return assigned_marked(answer, res.obj) if change.before is None else answer
 
 
-def _run(engine, inp, opts, plan, outcome, version, current, install, method, labels):
+def _run(engine, inp, opts, plan, outcome, version, current, install, method, rel):
+    """Store ``rel`` (the pending record whose size was checked: its encoding is reused), apply, record."""
     event = "install" if install else "upgrade"
-    rel = _new_record(engine, inp, version, current, install, method, labels)
     try:
         install_crds(engine.client, plan.crds, progress=opts.progress)
         engine.storage.create(rel, 0 if install else opts.history_max)

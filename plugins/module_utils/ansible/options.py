@@ -513,8 +513,22 @@ TEMPLATE = dict({
                   "description": ["Only output the documents of these templates (paths relative to the chart, globs "
                                   "allowed), like C(helm template --show-only)."]},
     "output_dir": {"type": "path",
-                   "description": ["Also write each template's documents to C(<output_dir>/<template path>), like "
-                                   "C(--output-dir)."]},
+                   "description": ["Write each template's documents to C(<output_dir>/<template path>) instead of "
+                                   "returning them in C(stdout), laid out byte for byte as C(helm template "
+                                   "--output-dir) writes them into an empty directory; C(stdout) then holds helm's "
+                                   "C(wrote <file>) lines.",
+                                   "Only files whose content differs are written (the task is C(changed) then), so a "
+                                   "rerun changes nothing (helm appends the hooks to the files of an earlier run "
+                                   "again). With I(show_only), only the matching templates' files are written (helm "
+                                   "refuses the pair)."]},
+    "extra_results": {"type": "list", "elements": "str", "default": [],
+                      "choices": ["manifest", "rendered", "resources", "crds", "hooks", "all"],
+                      "description": ["What to return beyond C(stdout) and C(notes) (each repeats the rendered "
+                                      "documents in another form, which a large chart pays for in Ansible's result "
+                                      "handling): C(manifest) the release manifest as Helm stores it, C(rendered) each "
+                                      "template's output, C(resources) the parsed non-hook documents, C(crds) the "
+                                      "C(crds/) files, C(hooks) the hook documents with their settings.",
+                                      "C(all) returns all of them, as the module did before this option existed."]},
     "disable_hook": {"type": "bool", "default": False,
                      "description": ["Leave hooks out of the output (C(--no-hooks))."]},
     "is_upgrade": {"type": "bool", "default": False,

@@ -429,14 +429,15 @@ def run_template_task(params, check_mode=False):
         api_versions=tuple(params.get("api_versions") or ()), post_renderer=params.get("post_renderer"),
         enable_plugins=bool(params.get("enable_plugins")), include_crds=bool(params.get("include_crds")),
         disable_hooks=bool(params.get("disable_hook")), show_only=tuple(params.get("show_only") or ()),
-        output_dir=params.get("output_dir"), check_mode=check_mode)
+        output_dir=params.get("output_dir"), check_mode=check_mode,
+        extra_results=tuple(params.get("extra_results") or ()))
     try:
         result, more = run_template(template)
     except TemplateCommandError as exc:
         raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), rc=1)) from exc
     warnings += more
-    result.update(changed=bool(result.get("files")) and not check_mode, stderr=_lines(warnings), rc=0,
-                  command=command, helm_version=HELM_VERSION)
+    result.update(changed=result.get("changed", False), stderr=_lines(warnings), rc=0, command=command,
+                  helm_version=HELM_VERSION)
     return result, warnings
 
 

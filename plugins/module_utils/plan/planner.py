@@ -6,7 +6,6 @@ only made when the client-side patch is not empty), so ``changed`` in check mode
 real run.
 """
 import base64
-import copy
 
 from ..kube.errors import ApiError, KubeError, Unreachable
 from .manifest import (Resource, keeps_resource, ownership_problem, sort_resources, with_ownership,
@@ -444,9 +443,9 @@ def assigned_marked(answer, body):
     """A dry-run create's answer with what the server assigns at creation (uid, times, versions,
     a Service's cluster IPs and node ports the chart left open, labels carrying the uid) shown as
     ``ASSIGNED``: the dry run invents those values and the real create will assign others."""
-    out = copy.deepcopy(answer)
+    uid = (answer.get("metadata") or {}).get("uid")
+    out = replaced(answer, uid, ASSIGNED)  # one copy (a CRD's answer is large): ``answer`` stays as it is
     meta = out.get("metadata") or {}
-    uid = meta.get("uid")
     for key in ("uid", "creationTimestamp", "resourceVersion", "generation"):
         if key in meta:
             meta[key] = ASSIGNED
@@ -460,7 +459,7 @@ def assigned_marked(answer, body):
             asked = wanted_ports[index] if index < len(wanted_ports) else {}
             if "nodePort" in port and not (isinstance(asked, dict) and asked.get("nodePort")):
                 port["nodePort"] = ASSIGNED
-    return replaced(out, uid, ASSIGNED) if uid else out
+    return out
 
 
 def secret_view(obj):

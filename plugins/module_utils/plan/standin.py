@@ -58,10 +58,10 @@ def dry_run_elsewhere(client, change, force=False):
 
 
 def replaced(node, old, new):
-    """``node`` with every value equal to ``old`` ``new`` (a generated name, which a Job's labels repeat;
-    a dry run's uid, which they repeat too)."""
+    """A copy of decoded JSON ``node`` with every value equal to ``old`` (unless None) ``new`` (a generated
+    name, which a Job's labels repeat; a dry run's uid, which they repeat too)."""
     if isinstance(node, dict):
         return {k: replaced(v, old, new) for k, v in node.items()}
     if isinstance(node, list):
         return [replaced(v, old, new) for v in node]
-    return new if node == old else node
+    return new if old is not None and node == old else node

@@ -8,6 +8,8 @@ import pytest
 from ocikit import oci_registry  # noqa: F401 - fixture
 from repokit import env, helm_home, publish, run_module, run_playbook, serve  # noqa: F401 - fixtures
 
+pytestmark = pytest.mark.ansible_core  # scripts/test runs this file on every ansible-core series
+
 CHARTS = [("demo", "1.0.0"), ("demo", "1.1.0"), ("demo", "2.0.0"), ("demo", "2.1.0-rc.1")]
 
 
