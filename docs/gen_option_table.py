@@ -1,7 +1,7 @@
 """Generate docs/option-table.md, the kubernetes.core → helmless.core option table, from the option tables.
 
-The tables in plugins/module_utils/ansible/options.py (release, rollback, release_info, release_test, template,
-repository, pull, registry_auth, connection) are the single source of every option, so this table cannot drift from what
+The tables in plugins/module_utils/ansible/options.py (release, releases and its items, rollback, release_info,
+release_test, template, repository, pull, registry_auth, connection) are the single source of every option, so this table cannot drift from what
 the modules accept.
 ``--check`` exits 1 when the checked-in table is stale (scripts/test).
 """
@@ -32,18 +32,20 @@ KUBERNETES_CORE = {
                  "release_values", "show_only", "values_files", "update_repo_cache", "set_values", "plain_http"},
     "rollback": set(),
     "release_test": set(),
+    "releases": set(),
     "repository": {"binary_path", "context", "kubeconfig", "host", "ca_cert", "validate_certs", "api_key",
                    "repo_name", "repo_url", "repo_username", "repo_password", "repo_state", "pass_credentials",
                    "force_update"},
     "pull": {"binary_path", "chart_ref", "chart_version", "destination", "repo_url", "repo_username", "repo_password",
              "pass_credentials", "skip_tls_certs_check", "chart_devel", "untar_chart", "verify_chart",
              "verify_chart_keyring", "provenance", "chart_ca_cert", "chart_ssl_cert_file", "chart_ssl_key_file",
-             "plain_http"},
+             "plain_http", "force"},
     "registry_auth": {"binary_path", "host", "username", "password", "key_file", "cert_file", "ca_file", "insecure",
                       "state"},
 }
 ANCESTOR = {"release": "kubernetes.core.helm", "release_info": "kubernetes.core.helm_info",
             "template": "kubernetes.core.helm_template", "rollback": "(none: kubernetes.core has no helm rollback)",
+            "releases": "(none: a loop of kubernetes.core.helm tasks)",
             "release_test": "(none: kubernetes.core has no helm test)",
             "repository": "kubernetes.core.helm_repository", "pull": "kubernetes.core.helm_pull",
             "registry_auth": "kubernetes.core.helm_registry_auth"}
@@ -81,6 +83,25 @@ def _default(opt):
     return "`%s`" % (yaml.safe_dump(value, default_flow_style=True).strip().replace("\n...", ""))
 
 
+def _rows(table, module, ignored):
+    rows = []
+    for name in sorted(table):
+        opt = table[name]
+        desc = " ".join(opt.get("description", []))
+        if opt.get("env"):
+            desc += " Env fallback `%s`." % opt["env"]
+        if opt.get("required"):
+            desc += " Required."
+        typ = opt.get("type", "str") + ("/%s" % opt["elements"] if opt.get("elements") else "")
+        rows.append("| `%s` | %s | %s | %s | %s | %s |" % (
+            name, ", ".join("`%s`" % a for a in opt.get("aliases", [])), typ, _default(opt),
+            _status(name, module, ignored, opt), _cell(desc)))
+    return rows
+
+
+_HEADER = ["| option | aliases | type | default | kubernetes.core | description |", "|---|---|---|---|---|---|"]
+
+
 def render():
     opts = _load_options()
     tables = {
@@ -88,6 +109,7 @@ def render():
         "rollback": dict(opts.ROLLBACK, **opts.CONNECTION),
         "release_info": dict(opts.RELEASE_INFO, **opts.CONNECTION),
         "release_test": dict(opts.RELEASE_TEST, **opts.CONNECTION),
+        "releases": dict(opts.RELEASES, **opts.CONNECTION),
         "template": opts.TEMPLATE,
         "repository": opts.REPOSITORY,
         "pull": opts.PULL,
@@ -101,22 +123,13 @@ def render():
              "produce a warning; options *accepted for `module_defaults`* are the `helm` action group's connection "
              "options on a module that does not talk to a cluster, so one `module_defaults` block for "
              "`group/helmless.core.helm` serves every module.", ""]
-    for module in ("release", "rollback", "release_info", "release_test", "template", "repository", "pull",
-                   "registry_auth"):
-        lines += ["## helmless.core.%s (was %s)" % (module, ANCESTOR[module]), "",
-                  "| option | aliases | type | default | kubernetes.core | description |",
-                  "|---|---|---|---|---|---|"]
-        for name in sorted(tables[module]):
-            opt = tables[module][name]
-            desc = " ".join(opt.get("description", []))
-            if opt.get("env"):
-                desc += " Env fallback `%s`." % opt["env"]
-            if opt.get("required"):
-                desc += " Required."
-            typ = opt.get("type", "str") + ("/%s" % opt["elements"] if opt.get("elements") else "")
-            lines.append("| `%s` | %s | %s | %s | %s | %s |" % (
-                name, ", ".join("`%s`" % a for a in opt.get("aliases", [])), typ, _default(opt),
-                _status(name, module, ignored, opt), _cell(desc)))
+    for module in ("release", "releases", "rollback", "release_info", "release_test", "template", "repository",
+                   "pull", "registry_auth"):
+        lines += ["## helmless.core.%s (was %s)" % (module, ANCESTOR[module]), ""] + _HEADER
+        lines += _rows(tables[module], module, ignored)
+        if module == "releases":  # each item is a release task: compared with kubernetes.core.helm's options
+            lines += ["", "Each item of `releases` takes these options (a `kubernetes.core.helm` task's, in a loop):",
+                      ""] + _HEADER + _rows(opts.RELEASES["releases"]["options"], "release", ignored)
         missing = sorted(KUBERNETES_CORE[module] - set(tables[module]))
         if missing:
             lines += ["", "Not accepted (a task using them fails): %s." % ", ".join("`%s`" % m for m in missing)]

@@ -117,3 +117,10 @@ def pytest_terminal_summary(terminalreporter):
         results = _CONFORMANCE_RESULTS.get(suite)
         if results:
             terminalreporter.write_line("%-16s %d/%d identical" % (suite, sum(results.values()), len(results)))
+
+
+def pytest_configure(config):
+    # scripts/test runs these on every maintained ansible-core series, everything else on the newest only.
+    config.addinivalue_line(
+        "markers", "ansible_core: runs ansible-core itself (ansible-playbook, a module's AnsibleModule, a plugin, "
+        "ansible-doc, ansible-galaxy, ansible-test): what can differ between ansible-core series")

@@ -10,12 +10,13 @@ def _key(release, default_namespace):
 
 
 def release_order(releases, defaults=None, reverse=False):
-    """``releases`` with ``defaults`` filled in, in a stable topological order of their ``needs``."""
+    """``releases`` with ``defaults`` filled in (``state: present`` unless they or the release say otherwise), in a
+    stable topological order of their ``needs``."""
     if not isinstance(releases, list):
         raise AnsibleFilterError("release_order: expected a list of releases, got %r" % (releases,))
     defaults = dict(defaults or {})
     default_namespace = defaults.get("namespace") or "default"
-    releases = [dict(defaults, **r) if isinstance(r, dict) else r for r in releases]
+    releases = [dict({"state": "present"}, **dict(defaults, **r)) if isinstance(r, dict) else r for r in releases]
     keys = [_key(r, default_namespace) for r in releases]
     by_key = dict(zip(keys, releases))
     if len(by_key) != len(keys):

@@ -91,6 +91,36 @@ EXAMPLES = r"""
     wait_for_jobs: true
     rollback_on_failure: true
 
+- name: Leave the replicas to the HPA and the webhook CA bundle to cert-manager; judge the operator's custom
+    resources by their own status; retry a flaky migration hook once, run the tests, roll back on failure
+  helmless.core.release:
+    name: shop
+    namespace: shop
+    chart_ref: ./charts/shop
+    apply_strategy: helm3
+    ignore:
+      - paths: [/spec/replicas]
+        target: {kind: Deployment}
+      - paths: [/webhooks/0/clientConfig/caBundle]
+        target: {kind: MutatingWebhookConfiguration}
+    wait: true
+    health_checks:
+      - api_version: acid.example.com/v1
+        kind: Postgres
+        current: "status.phase == 'Running'"
+        failed: "status.phase == 'SyncFailed'"
+    retries: 1
+    test: true
+    remediation: rollback
+
+- name: Write a new revision (regenerating the chart's random secrets, running its upgrade hooks) though
+    nothing changed
+  helmless.core.release:
+    name: shop
+    namespace: shop
+    chart_ref: ./charts/shop
+    force_reconcile: true
+
 - name: Uninstall, keeping the revision history
   helmless.core.release:
     name: web
@@ -131,6 +161,7 @@ plan:
     - An update lists its changed C(fields) as JSON pointers (C(op), C(path), C(before), C(after), and C(cause)
       C(chart), C(drift) or C(server)); an object whose request the API server refuses has C(refused) (the
       server's message) and C(replacement) (an immutable field - only re-creating the object applies it).
+    - C(ignored) lists the JSON pointers an I(ignore) rule kept at their live value where the chart has another.
   returned: always
   type: list
   elements: dict
@@ -156,6 +187,25 @@ hooks:
   returned: always
   type: list
   elements: str
+attempts:
+  description:
+    - With I(retries), I(remediation) or I(test), each install or upgrade attempt that wrote a revision -
+      C(attempt), C(operation), C(revision), C(status) (deployed or failed), C(error), C(tests).
+  returned: with retries, remediation or test (not in check mode)
+  type: list
+  elements: dict
+remediation:
+  description:
+    - What the remediation did after the last failed attempt (C(strategy), C(action) rollback or uninstall,
+      C(target_revision), C(revision)); in check mode, what a failure would lead to (C(retries), C(strategy),
+      C(action), C(target_revision)).
+  returned: in check mode with retries, remediation or test; after a remediation
+  type: dict
+tests:
+  description: With I(test), the results of the tests run after the last attempt (as M(helmless.core.release_test)).
+  returned: when I(test) ran tests, or would in check mode
+  type: list
+  elements: dict
 api_requests:
   description: Requests sent to the API server (total, and real writes).
   returned: always

@@ -11,8 +11,9 @@ module: template
 short_description: Render a Helm chart locally, like C(helm template), without the helm binary
 version_added: 0.1.0
 description:
-  - Renders a chart with a pure-Python Helm 4 engine and returns the rendered templates, the
-    manifest exactly as Helm would store it, the notes, hooks, CRDs and the parsed resources.
+  - Renders a chart with a pure-Python Helm 4 engine and returns what C(helm template) prints, in RV(stdout) as
+    kubernetes.core.helm_template does, and the notes; the release manifest, each template's output, the parsed
+    resources, the CRDs and the hooks on request (I(extra_results)).
   - Options follow C(kubernetes.core.helm_template); a task written for it needs only its FQCN
     changed. Options that only make sense for a helm binary are accepted and ignored with a warning.
   - Charts can come from Helm chart repositories or URLs (fetched, verified against the index digest and
@@ -41,6 +42,17 @@ EXAMPLES = r"""
     dest: /tmp/podinfo.yaml
     content: "{{ out.stdout }}"
 
+- name: Render and read the objects
+  helmless.core.template:
+    chart_ref: ./charts/podinfo
+    extra_results: [resources]
+  register: rendered
+
+- name: Write each template's documents under a directory, as helm template --output-dir
+  helmless.core.template:
+    chart_ref: ./charts/podinfo
+    output_dir: /tmp/podinfo
+
 - name: Render a chart from a chart repository
   helmless.core.template:
     chart_ref: podinfo
@@ -58,22 +70,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
-helm_version:
-  description: The Helm release this collection renders exactly like (the C(helm) CLI of that version
-    renders the same manifest).
-  returned: success
-  type: str
-  sample: v4.3.2
-rendered:
-  description: Template path to its output, exactly as Helm's engine renders it (partials omitted).
-  returned: success
-  type: dict
-manifest:
-  description: The release manifest exactly as Helm stores it (C(---), C(# Source:) headers, install order).
-  returned: success
-  type: str
 stdout:
-  description: What C(helm template) prints (manifest then hooks, filtered by I(show_only)), byte for byte.
+  description:
+    - What C(helm template) prints, byte for byte - the documents (manifest then hooks, filtered by I(show_only)), as
+      kubernetes.core.helm_template returns them.
+    - With I(output_dir), helm's C(wrote <file>) lines instead (the documents are in the files).
   returned: always
   type: str
 stderr:
@@ -90,30 +91,44 @@ command:
     - Informational - nothing runs it. I(release_values) appear as C(--values=-) (helm reads that file from stdin).
   returned: always
   type: str
+helm_version:
+  description: The Helm release this collection renders exactly like (the C(helm) CLI of that version
+    renders the same manifest).
+  returned: success
+  type: str
+  sample: v4.3.2
 notes:
   description: The rendered NOTES.txt of the chart.
   returned: success
   type: str
-hooks:
-  description: Hook documents with name, kind, path, manifest, events, weight and delete policies.
-  returned: success
+files:
+  description: The files of the output under I(output_dir) (whether or not this run had to write them), sorted.
+  returned: when output_dir is set
+  type: list
+  elements: str
+manifest:
+  description: The release manifest exactly as Helm stores it (C(---), C(# Source:) headers, install order).
+  returned: when extra_results names it
+  type: str
+rendered:
+  description: Template path to its output, exactly as Helm's engine renders it (partials omitted).
+  returned: when extra_results names it
+  type: dict
+resources:
+  description: The non-hook documents of the manifest, parsed.
+  returned: when extra_results names it
   type: list
   elements: dict
 crds:
   description: The C(crds/) files of the chart and its subcharts (path and content).
-  returned: success
+  returned: when extra_results names it
   type: list
   elements: dict
-resources:
-  description: The non-hook documents of the manifest, parsed.
-  returned: success
+hooks:
+  description: Hook documents with name, kind, path, manifest, events, weight and delete policies.
+  returned: when extra_results names it
   type: list
   elements: dict
-files:
-  description: Files written under I(output_dir).
-  returned: when output_dir is set
-  type: list
-  elements: str
 """
 
 import traceback

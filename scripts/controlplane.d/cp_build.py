@@ -53,6 +53,7 @@ def component_dirs(v=None):
         "helm3": os.path.join(CACHE, "helm3-" + v["HELM3_VERSION"]),
         "helm-oracle": os.path.join(CACHE, "helm-oracle-" + v["HELM4_VERSION"]),
         "kustomize": os.path.join(CACHE, "kustomize-" + v["KUSTOMIZE_VERSION"]),
+        "cosign": os.path.join(CACHE, "cosign-" + v["COSIGN_VERSION"]),
         "helmfile": os.path.join(CACHE, "helmfile-" + v["HELMFILE_VERSION"]),
     }
 
@@ -71,6 +72,7 @@ def binaries(v=None):
         "helm3": os.path.join(d["helm3"], "bin", "helm"),
         "helm-oracle": os.path.join(d["helm-oracle"], "bin", "helm-oracle"),
         "kustomize": os.path.join(d["kustomize"], "bin", "kustomize"),
+        "cosign": os.path.join(d["cosign"], "bin", "cosign"),
         "helmfile": os.path.join(d["helmfile"], "bin", "helmfile"),
     }
 
@@ -250,6 +252,12 @@ def build_kustomize(v, dest, work, log):
     go_install("sigs.k8s.io/kustomize/kustomize/v5@" + v["KUSTOMIZE_VERSION"], dest, "-s -w", log)
 
 
+def build_cosign(v, dest, work, log):
+    """The signed-OCI-chart tests' reference: cosign's own CLI (signs charts in the local registry)."""
+    go_install("github.com/sigstore/cosign/v3/cmd/cosign@" + v["COSIGN_VERSION"], dest,
+               "-s -w -X sigs.k8s.io/release-utils/version.gitVersion=" + v["COSIGN_VERSION"], log)
+
+
 def build_helmfile(v, dest, work, log):
     """helmfile, the peer of benchmarks/fleet.py (it drives the helm4 CLI). Built inside a copy of its own
     module: its go.mod replaces k8s.io modules, which ``go install module@version`` refuses."""
@@ -283,6 +291,18 @@ def check_go(minimum):
 
 
 # (name, version key, builder): every one is needed by the tests or benchmarks, so any failure fails the build.
+# What each component is and how long its first build takes on 2 cores (Go modules downloaded, compiled
+# from nothing), for the progress lines: a first build is long and says so.
+ABOUT = {"etcd": ("the control plane's store", "1-2 min"),
+         "kubernetes": ("kube-apiserver, kube-controller-manager, kube-scheduler", "6-12 min"),
+         "kwok": ("the nodes and pods of the control plane", "2-3 min"),
+         "helm4": ("test-only peer: the helm v4 CLI", "4-5 min"),
+         "helm-oracle": ("test-only: the render oracle", "under 1 min after helm4"),
+         "helm3": ("test-only peer: the helm v3 CLI", "2-3 min"),
+         "kustomize": ("test-only: the post-render reference", "1-2 min"),
+         "helmfile": ("benchmark-only peer: helmfile, driving the helm v4 CLI", "20-25 min")}
+# What the demo and the collection's own use need: the local control plane; the rest is for the tests.
+CONTROL_PLANE = ("etcd", "kubernetes", "kwok")
 COMPONENTS = [
     ("etcd", "ETCD_VERSION", build_etcd),
     ("kubernetes", "K8S_VERSION", build_kubernetes),
@@ -291,6 +311,7 @@ COMPONENTS = [
     ("helm-oracle", "HELM4_VERSION", build_helm_oracle),
     ("helm3", "HELM3_VERSION", build_helm(3)),
     ("kustomize", "KUSTOMIZE_VERSION", build_kustomize),
+    ("cosign", "COSIGN_VERSION", build_cosign),
     ("helmfile", "HELMFILE_VERSION", build_helmfile),
 ]
 
@@ -331,7 +352,9 @@ def build(only=None):
         work = os.path.join(CACHE, "src", "%s-%s" % (name, v[vkey]))
         shutil.rmtree(dest, ignore_errors=True)
         os.makedirs(work, exist_ok=True)
-        print("  %-11s %s building (log: %s)" % (name, v[vkey], log_path), flush=True)
+        what, takes = ABOUT.get(name, (name, "a few minutes"))
+        print("  %-11s %s building: %s (a first build takes about %s; log: %s)"
+              % (name, v[vkey], what, takes, log_path), flush=True)
         t0 = time.time()
         with open(log_path, "w") as log:
             try:

@@ -12,6 +12,8 @@ def main(argv):
     b = sub.add_parser("build", help="build the binaries (cached in ~/.cache/helmless)")
     b.add_argument("components", nargs="*", help="only these components (%s)"
                    % ", ".join(c[0] for c in cp_build.COMPONENTS))
+    b.add_argument("--control-plane", action="store_true",
+                   help="only the control plane (%s), not the test-only tools" % ", ".join(cp_build.CONTROL_PLANE))
     for name, text in (("start", "start (or reuse) a control plane; prints the admin kubeconfig path"),
                        ("stop", "stop every process and remove the data dir"),
                        ("status", "show processes and /readyz"),
@@ -35,7 +37,7 @@ def main(argv):
         unknown = set(args.components) - {c[0] for c in cp_build.COMPONENTS}
         if unknown:
             parser.error("unknown components: %s" % " ".join(sorted(unknown)))
-        return cp_build.build(args.components or None)
+        return cp_build.build(args.components or (cp_build.CONTROL_PLANE if args.control_plane else None))
     import cp_run  # needs `cryptography`, which `build` does not
 
     # SIGTERM/SIGHUP unwind like Ctrl-C, so an interrupted start stops what it already spawned.

@@ -24,6 +24,18 @@ import cp_certs
 
 # Our own kwok Stages (test pods run to completion), read from the tree at every start: no rebuild needed.
 HELMLESS_STAGES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kwok-stages.yaml")
+# Writes each run-to-completion pod's container logs and the kwok Logs object serving them.
+POD_LOGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cp_podlogs.py")
+# kwok's Logs kind (kwok.x-k8s.io/v1alpha1), which kwok watches with --enable-crds=Logs: our own minimal
+# definition (kwok reads spec.logs[].containers/logsFile; nothing else here looks at the schema).
+LOGS_CRD = {
+    "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+    "metadata": {"name": "logs.kwok.x-k8s.io"},
+    "spec": {"group": "kwok.x-k8s.io", "scope": "Namespaced",
+             "names": {"kind": "Logs", "listKind": "LogsList", "plural": "logs", "singular": "logs"},
+             "versions": [{"name": "v1alpha1", "served": True, "storage": True, "subresources": {"status": {}},
+                           "schema": {"openAPIV3Schema": {"type": "object",
+                                                          "x-kubernetes-preserve-unknown-fields": True}}}]}}
 
 HOST = "127.0.0.1"
 FAKE_NODES = ("kwok-node-0", "kwok-node-1", "kwok-node-2")
@@ -235,7 +247,7 @@ def _pod_ready_stages(doc):
     return [selecting(doc, "DoesNotExist"), delayed.replace(nxt, delay + nxt)]
 
 
-def _upstream_stages(d, path, replaced=("pod-delete",)):
+def _upstream_stages(d, path, replaced=("pod-delete", "pod-complete")):
     """kwok's own Stages without those kwok-stages.yaml replaces, `pod-ready` split by its delay
     annotations (_pod_ready_stages), written into the run directory."""
     with open(path) as fh:
@@ -260,7 +272,7 @@ def _start(d, bins, timeout):
         os.makedirs(os.path.join(d, sub), exist_ok=True)
     pki = os.path.join(d, "pki")
     cp_certs.generate(pki)
-    etcd_port, peer_port, api_port = free_port(), free_port(), free_port()
+    etcd_port, peer_port, api_port, kubelet_port = free_port(), free_port(), free_port(), free_port()
     server = "https://%s:%d" % (HOST, api_port)
     state = {"dir": d, "server": server, "processes": [], "ready": False,
              "kubeconfig": os.path.join(d, "admin.kubeconfig"), "started": time.time()}
@@ -291,11 +303,19 @@ def _start(d, bins, timeout):
         "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
         "--service-account-signing-key-file=" + p("sa.key"), "--service-account-key-file=" + p("sa.pub"),
         "--endpoint-reconciler-type=none",  # its endpoint would be 127.0.0.1, which Endpoints reject
+        "--kubelet-preferred-address-types=InternalIP",  # the fake nodes' kubelet (kwok) is on 127.0.0.1
         "--profiling=false", "--v=1"])
     api = Api(d, server)
     _wait("kube-apiserver /readyz", lambda: api.call("GET", "/readyz")[0] == 200, 60,
           [("kube-apiserver", apiserver), ("etcd", etcd)])
     phases.append("apiserver %.1fs" % (time.time() - t0))
+    status, body = api.call("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", LOGS_CRD)
+    if status not in (201, 409):
+        raise ControlPlaneError("creating the Logs CRD: HTTP %s %s" % (status, body))
+    _wait("the Logs CRD established", lambda: any(
+        c.get("type") == "Established" and c.get("status") == "True" for c in (api.call(
+            "GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/logs.kwok.x-k8s.io")[1].get("status")
+            or {}).get("conditions") or []), 30, [("kube-apiserver", apiserver)])
 
     cm = _spawn(d, state, "kube-controller-manager", [
         bins["kube-controller-manager"], "--kubeconfig=" + os.path.join(d, "controller-manager.kubeconfig"),
@@ -311,13 +331,16 @@ def _start(d, bins, timeout):
         bins["kwok"], "--kubeconfig=" + state["kubeconfig"], "--config=" + _upstream_stages(d, bins["kwok-stages"]),
         "--config=" + HELMLESS_STAGES,
         "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
+        # kwok serves the fake nodes' kubelet API (container logs from its Logs objects) on 127.0.0.1 only
+        "--server-address=%s:%d" % (HOST, kubelet_port), "--node-port=%d" % kubelet_port, "--enable-crds=Logs",
         "--node-ip=" + HOST, "--node-lease-duration-seconds=40"], env=kwok_env)
+    pod_logs = _spawn(d, state, "pod-logs", [sys.executable, POD_LOGS, d, "%s:%d" % (HOST, kubelet_port)])
     for name in FAKE_NODES:
         status, body = api.call("POST", "/api/v1/nodes", _node(name))
         if status not in (201, 409):
             raise ControlPlaneError("creating node %s: HTTP %s %s" % (name, status, body))
     procs = [("kube-apiserver", apiserver), ("kube-controller-manager", cm), ("kube-scheduler", sched),
-             ("kwok", kwok)]
+             ("kwok", kwok), ("pod-logs", pod_logs)]
     _wait("default ServiceAccount in namespace default",
           lambda: api.call("GET", "/api/v1/namespaces/default/serviceaccounts/default")[0] == 200,
           timeout, procs)

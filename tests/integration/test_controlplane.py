@@ -106,6 +106,32 @@ def test_a_pod_with_kwoks_pod_ready_delay_annotations_becomes_ready_only_after_t
     assert all(p.status.phase == "Running" and p.status.pod_ip for p in pods.values())
 
 
+def test_a_containers_log_is_what_its_command_line_echoes_and_a_job_pod_exits_as_it_says(kube_client, namespace):
+    """The fake kubelet serves container logs (what ``echo`` prints); a pod, or a Job's pod, ends with the
+    exit code its command line gives, and its log is there as soon as it has ended."""
+    core, batch = client.CoreV1Api(kube_client), client.BatchV1Api(kube_client)
+    core.create_namespaced_pod(namespace, _pod("said", ["sh", "-c", "echo 'first line'; echo second >&2; exit 3"]))
+    batch.create_namespaced_job(namespace, {
+        "metadata": {"name": "migrate"},
+        "spec": {"backoffLimit": 0, "template": {"spec": {"restartPolicy": "Never", "containers": [
+            {"name": "c", "image": "busybox", "command": ["/bin/sh", "-ec"],
+             "args": ["echo migrating\necho 'table users exists'\nfalse"]}]}}}})
+    wait_for("pod said Failed", lambda: core.read_namespaced_pod("said", namespace).status.phase == "Failed")
+    status = core.read_namespaced_pod("said", namespace).status.container_statuses[0].state.terminated
+    assert status.exit_code == 3
+    assert core.read_namespaced_pod_log("said", namespace, container="c") == "first line\nsecond\n"
+    job = wait_for("Job migrate Failed", lambda: (
+        lambda j: j if condition(j, "Failed") else None)(batch.read_namespaced_job("migrate", namespace)))
+    assert job.status.failed == 1
+    (pod,) = core.list_namespaced_pod(namespace, label_selector="job-name=migrate").items
+    assert pod.status.phase == "Failed"
+    assert core.read_namespaced_pod_log(pod.metadata.name, namespace) == "migrating\ntable users exists\n"
+    core.create_namespaced_pod(namespace, {"metadata": {"name": "quiet"}, "spec": {  # the image's own command
+        "restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox"}]}})
+    wait_for("pod quiet Succeeded", lambda: core.read_namespaced_pod("quiet", namespace).status.phase == "Succeeded")
+    assert core.read_namespaced_pod_log("quiet", namespace) == ""
+
+
 def _pod(name, command):
     return {"metadata": {"name": name}, "spec": {"restartPolicy": "Never", "containers": [
         {"name": "c", "image": "busybox", "command": command}]}}

@@ -8,6 +8,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 
 from collection_support import build_and_install, isolated_env, run, tool  # noqa: E402
 
+pytestmark = pytest.mark.ansible_core  # scripts/test runs this file on every ansible-core series
+
 # Task name → changed flag expected from a first run of the demo on a fresh namespace.
 EXPECTED = {
     "Install the release": True,

@@ -121,3 +121,49 @@ def test_a_chart_installs_its_crd_and_custom_resource_after_the_crd_was_deleted_
         assert client.get(group + "/v1", "Widget", "w", namespace)["spec"] == {"size": 1}
     finally:
         run_release(dict(params, release_state="absent"))
+
+
+def test_capabilities_come_from_the_server_as_it_is_now_not_from_the_cache(
+        kubeconfig, namespace, reference_namespace, tmp_path, monkeypatch, helm4):
+    """A CRD created after discovery was cached (prometheus-operator's, then a chart whose ServiceMonitor
+    asks ``.Capabilities.APIVersions.Has``): the render sees it, as Helm's, which discovers anew each run."""
+    monkeypatch.setenv("HELMLESS_CACHE_DIR", str(tmp_path / "cache"))
+    group = "d%s.example.helmless.io" % uuid.uuid4().hex[:8]
+    client = client_for(kubeconfig)
+    client.discovery.invalidate()  # discovers (without the group) and stores it on disk
+    client.create(_crd(group))
+    try:
+        _until("the CRD is served", lambda: _served(client, group, True))
+        chart = write_chart(tmp_path / "chart", {"cm.yaml": '{{- if .Capabilities.APIVersions.Has "%s/v1" }}\n'
+                                                           "apiVersion: v1\nkind: ConfigMap\nmetadata:\n"
+                                                           "  name: asked\n{{- end }}\n" % group})
+        helm4.run("install", "rel", chart, "-n", reference_namespace)
+        assert client.get("v1", "ConfigMap", "asked", reference_namespace) is not None
+        params = module_params(name="rel", namespace=namespace, chart_ref=chart, kubeconfig=kubeconfig)
+        check, _ = run_release(params, check_mode=True)
+        assert [c["name"] for c in check["plan"]] == ["asked"]
+        run_release(params)
+        assert client.get("v1", "ConfigMap", "asked", namespace) is not None
+    finally:
+        client.delete(CRDS, "CustomResourceDefinition", "widgets." + group)
+
+
+def test_an_install_renders_with_the_api_versions_of_the_crds_it_installs_first(
+        kubeconfig, namespace, reference_namespace, tmp_path, helm4):
+    """Helm's install creates the chart's ``crds/`` before it reads the Capabilities, so a template asking
+    for its own CRD's group sees it on the first install already."""
+    group = "d%s.example.helmless.io" % uuid.uuid4().hex[:8]
+    asks = ('{{- if .Capabilities.APIVersions.Has "%s/v1/Widget" }}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n'
+            "  name: asked\n{{- end }}\n" % group)
+    chart = write_chart(tmp_path / "chart", {"cm.yaml": asks}, crds={"widgets.yaml": json.dumps(_crd(group))})
+    client = client_for(kubeconfig)
+    try:
+        params = module_params(name="rel", namespace=namespace, chart_ref=chart, kubeconfig=kubeconfig)
+        check, _ = run_release(params, check_mode=True)
+        helm4.run("install", "rel", chart, "-n", reference_namespace)
+        assert client.get("v1", "ConfigMap", "asked", reference_namespace) is not None
+        assert [c["name"] for c in check["plan"]] == ["widgets." + group, "asked"]
+        run_release(params)
+        assert client.get("v1", "ConfigMap", "asked", namespace) is not None
+    finally:
+        client.delete(CRDS, "CustomResourceDefinition", "widgets." + group)

@@ -10,11 +10,14 @@ import json
 import os
 import sys
 
+import pytest
 import yaml
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "unit", "repo"))
 
 from repokit import Server, env, publish, run_playbook, write_chart  # noqa: E402,F401 - env is a fixture
+
+pytestmark = pytest.mark.ansible_core  # scripts/test runs this file on every ansible-core series
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -1,6 +1,7 @@
 """Install/upgrade/rollback/uninstall on the real control plane: storage, idempotence, check mode == real run."""
 import base64
 
+from ansible_collections.helmless.core.plugins.module_utils.actions.report import release_status
 from ansible_collections.helmless.core.plugins.module_utils.release.codec import decode_release
 
 from test_release_support import (client_for, configmap, deployment, engine_for, literal_input, opts, strip)
@@ -124,6 +125,8 @@ def test_check_mode_uninstall_writes_nothing_then_uninstall_removes_everything(k
     assert len(_records(client, namespace)) == 1
     real = engine_for(kubeconfig, namespace).absent(opts())
     assert real.changed
+    predicted, made = (dict(release_status(o.release), updated=None) for o in (check, real))
+    assert predicted == made and made["status"] == "uninstalled"  # the release as the run reports it
     assert _records(client, namespace) == []
     assert client.get("v1", "ConfigMap", "a", namespace) is None
     assert client.get("v1", "ConfigMap", "kept", namespace) is not None

@@ -100,6 +100,7 @@ def _playbook(tmp_path, tasks):
                            str(tmp_path / "play.yml")], env=env, capture_output=True, text=True)
 
 
+@pytest.mark.ansible_core
 def test_immutable_changes_are_all_refused_in_check_mode_before_any_write_and_the_pipeline_gate_stops(
         tmp_path, kubeconfig, namespace):
     chart = _chart(tmp_path, {"deploy.yaml": DEPLOY, "job.yaml": JOB, "cm.yaml": CONFIG})

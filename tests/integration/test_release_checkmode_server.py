@@ -179,3 +179,90 @@ def test_an_object_admission_denies_fails_check_mode_and_run_alike(kubeconfig, n
     finally:
         client.delete(binding["apiVersion"], binding["kind"], denied)
         client.delete(policy["apiVersion"], policy["kind"], denied)
+
+
+def _new_namespace_docs(name):
+    """Objects whose creation adds defaults (Service, Deployment, NetworkPolicy), admission results (a PVC's
+    finalizer), a strategy's annotation (DaemonSet) and name-derived labels (Job), plus a custom resource
+    whose CRD is installed already."""
+    pod = {"metadata": {"labels": {"app": name}}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}
+    workload = {"selector": {"matchLabels": {"app": name}}, "template": pod}
+    return [
+        _service("svc", type="LoadBalancer"),
+        {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name}, "spec": dict(workload, minReadySeconds=0)},
+        {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "ds"}, "spec": workload},
+        {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data"},
+         "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}},
+        {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy", "metadata": {"name": "np"},
+         "spec": {"podSelector": {}, "ingress": [{"ports": [{"port": 80}]}]}},
+        {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": name + "-job"},
+         "spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox"}]}}}},
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name + "-cm"}, "data": {"k": "v"}},
+        {"apiVersion": name + ".helmless.io/v1", "kind": "Gadget", "metadata": {"name": "g"}, "spec": {}},
+    ]
+
+
+def _defaulted_crd(group):
+    """A namespaced kind whose schema defaults ``spec.size`` (a group of its own: a CRD deleted by an earlier
+    test may still be terminating)."""
+    return dict(_CRD, metadata={"name": "gadgets." + group}, spec=dict(
+        _CRD["spec"], group=group,
+        names={"plural": "gadgets", "singular": "gadget", "kind": "Gadget", "listKind": "GadgetList"},
+        versions=[{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
+            "type": "object", "properties": {"spec": {"type": "object", "properties": {
+                "size": {"type": "integer", "default": 3}}}}}}}]))
+
+
+@pytest.mark.parametrize("method", ["csa", "ssa"])
+def test_an_install_into_a_namespace_that_does_not_exist_yet_is_previewed_with_what_the_server_adds(
+        kubeconfig, namespace, method):
+    client = client_for(kubeconfig)
+    new = namespace + "-new"
+    name = "w" + namespace[2:]  # unique, and also the name of objects the stand-in namespace already holds
+    docs = _new_namespace_docs(name)
+    taken = [d for d in docs if d["kind"] in ("Job", "ConfigMap")]
+    crd = _defaulted_crd(name + ".helmless.io")
+    client.create(crd)
+    try:
+        for doc in taken:  # the dry run cannot use these names in the stand-in namespace
+            client.create(dict(doc, metadata=dict(doc["metadata"], namespace="default")))
+        _wait_served(client, name + ".helmless.io/v1", "Gadget")
+        strategy = {"csa": {}, "ssa": {"strategy": "server-side"}}[method]
+        inp = literal_input(docs)
+        check = engine_for(kubeconfig, new).present(inp, opts(check_mode=True, create_namespace=True, **strategy))
+        assert client.get("v1", "Namespace", new) is None
+        after = {c.resource.name: c.after for c in check.changes}
+        assert after["svc"]["spec"]["internalTrafficPolicy"] == "Cluster"
+        assert after["svc"]["spec"]["allocateLoadBalancerNodePorts"] is True
+        assert after[name]["spec"]["progressDeadlineSeconds"] == 600 and "minReadySeconds" not in after[name]["spec"]
+        assert "kubernetes.io/pvc-protection" in after["data"]["metadata"]["finalizers"]
+        assert after["ds"]["metadata"]["annotations"]["deprecated.daemonset.template.generation"] == "1"
+        assert after["np"]["spec"]["ingress"][0]["ports"][0]["protocol"] == "TCP"
+        assert after["g"]["spec"]["size"] == 3
+        assert after[name + "-job"]["spec"]["template"]["metadata"]["labels"]["job-name"] == name + "-job"
+        assert {c.after["metadata"]["namespace"] for c in check.changes} == {new}
+        (namespace_diff,) = [d for d in check.diff() if d["after"].get("kind") == "Namespace"]
+        assert namespace_diff["after"]["metadata"]["labels"]["kubernetes.io/metadata.name"] == new
+
+        engine_for(kubeconfig, new).present(inp, opts(create_namespace=True, **strategy))
+        for change in check.changes:
+            res = change.resource
+            live = client.get(res.api_version, res.kind, res.name, new)
+            assert prediction_matches(live, change.after), res.label()
+        assert prediction_matches(client.get("v1", "Namespace", new), namespace_diff["after"])
+    finally:
+        for doc in taken:
+            client.delete(doc["apiVersion"], doc["kind"], doc["metadata"]["name"], "default")
+        if client.get("v1", "Namespace", new) is not None:
+            client.delete("v1", "Namespace", new)
+        client.delete(crd["apiVersion"], crd["kind"], crd["metadata"]["name"])
+
+
+def _wait_served(client, api_version, kind, seconds=30):
+    deadline = time.monotonic() + seconds
+    while True:
+        client.discovery.invalidate()
+        if client.discovery.has(api_version, kind):
+            return
+        assert time.monotonic() < deadline, "%s %s not served" % (api_version, kind)
+        time.sleep(0.5)

@@ -27,6 +27,14 @@ RANDOM = dict(PLAIN, **{
                  "  containers:\n  - name: t\n    image: busybox\n",
 })
 
+# A hook without a delete policy (flux2-sync's RBAC for its pre-install Job): the revision that ran it stores
+# Helm's default, before-hook-creation, which the chart itself does not write.
+HOOKED = dict(PLAIN, **{
+    "hook.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-hook\n"
+                 "  annotations:\n    helm.sh/hook: pre-install,pre-upgrade\n"
+                 "data:\n  note: {{ .Values.note | quote }}\n",
+})
+
 
 def _versions(kubeconfig, namespace):
     return [r["version"] for r in engine_for(kubeconfig, namespace).history()]
@@ -102,3 +110,33 @@ def test_a_random_chart_reruns_as_a_no_op_yet_drift_is_still_repaired(tmp_path, 
     _hand_edit(kubeconfig, reference_namespace)
     helm3.run("upgrade", "rel", chart, "-n", reference_namespace, "--set", "note=one")
     assert client.get("v1", "ConfigMap", "rel-cm", reference_namespace)["data"]["note"] == "one"
+
+
+def test_a_revision_whose_hooks_ran_without_a_delete_policy_reruns_as_a_no_op(
+        tmp_path, kubeconfig, namespace, reference_namespace, helm4):
+    chart = write_chart(tmp_path, HOOKED, values={"note": "zero", "replicas": 1})
+    helm4.run("install", "rel", chart, "-n", reference_namespace, "--set", "note=one")
+    result = _ours(kubeconfig, reference_namespace, chart, "one")
+    assert _no_op(result), result["progress"]
+    assert _ours(kubeconfig, namespace, chart, "one")["changed"]
+    stored = engine_for(kubeconfig, namespace).history()[-1]["hooks"]
+    assert [h["delete_policies"] for h in stored] == [["before-hook-creation"]]  # as helm stores it
+    result = _ours(kubeconfig, namespace, chart, "one")
+    assert _no_op(result), result["progress"]
+    assert _ours(kubeconfig, namespace, chart, "two")["changed"]  # other values still upgrade
+
+
+def test_an_upgrade_with_other_values_renders_once_and_a_rerun_renders_as_deployed_then_probes(
+        tmp_path, kubeconfig, namespace, monkeypatch):
+    from ansible_collections.helmless.core.plugins.module_utils.actions import prepare
+    renders = []
+    render = prepare.render_release
+    monkeypatch.setattr(prepare, "render_release", lambda *a, **kw: renders.append(kw["revision"]) or render(*a, **kw))
+    chart = write_chart(tmp_path, RANDOM, values={"note": "zero", "replicas": 1})
+    assert _ours(kubeconfig, namespace, chart, "one")["changed"] and renders == [1]
+    del renders[:]
+    assert _no_op(_ours(kubeconfig, namespace, chart, "one"))
+    assert renders == [1, 1]  # as the deployed revision, then again with other randomness (sameness.differs)
+    del renders[:]
+    result = _ours(kubeconfig, namespace, chart, "two")  # other values: a change whatever the render
+    assert result["changed"] and renders == [2] and _versions(kubeconfig, namespace) == [1, 2]

@@ -3,7 +3,11 @@ import json
 
 import pytest
 
-from test_release_support import (client_for, configmap, engine_for, literal_input, opts, to_yaml, write_chart)
+from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_release
+
+import differential_compare as compare
+from test_release_support import (client_for, configmap, engine_for, literal_input, module_params, opts, to_yaml,
+                                  write_chart)
 
 
 def _chart(tmp_path, data, version="0.1.0"):
@@ -57,3 +61,38 @@ def test_we_upgrade_roll_back_and_describe_a_helm_installed_release(request, tmp
     helm.run("status", "rel", "-n", namespace)
     engine_for(kubeconfig, namespace).absent(opts())
     assert client.get("v1", "ConfigMap", "a", namespace) is None
+
+
+def _listed(data):
+    """A template that is a ``kind: List`` of a ConfigMap and a ServiceAccount (aws-load-balancer-controller
+    ships its IngressClassParams and IngressClass so), beside a plain ConfigMap."""
+    items = [configmap("in-list", data), {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "sa"}}]
+    listed = {"apiVersion": "v1", "kind": "List", "metadata": {"name": "things"}, "items": items}
+    return {"list.yaml": to_yaml(listed), "plain.yaml": to_yaml(configmap("plain", {"k": "v"}))}
+
+
+def test_a_list_document_is_installed_upgraded_and_deleted_item_by_item_as_helm_does(
+        tmp_path, kubeconfig, namespace, reference_namespace, helm4):
+    first = write_chart(tmp_path / "1", _listed({"k": "v1"}))
+    helm4.run("upgrade", "--install", "rel", first, "-n", reference_namespace)
+    params = module_params(name="rel", namespace=namespace, chart_ref=first, kubeconfig=kubeconfig)
+    installed, _ = run_release(params)
+    assert installed["changed"] and installed["status"]["status"] == "deployed"
+    kube = compare.client(kubeconfig)
+    for kind, name in (("ConfigMap", "in-list"), ("ServiceAccount", "sa"), ("ConfigMap", "plain")):
+        helms, ours = (kube.get("v1", kind, name, ns) for ns in (reference_namespace, namespace))
+        assert compare.normalized_object(ours, namespace) == compare.normalized_object(helms, reference_namespace)
+    on_helms, _ = run_release(dict(params, release_namespace=reference_namespace))  # same chart: nothing to do
+    assert not on_helms["changed"] and on_helms["api_requests"]["writes"] == 0
+
+    second = write_chart(tmp_path / "2", _listed({"k": "v2"}))
+    upgraded, _ = run_release(dict(params, chart_ref=second))
+    assert upgraded["changed"] and kube.get("v1", "ConfigMap", "in-list", namespace)["data"] == {"k": "v2"}
+    assert "kind: List" in helm4.run("get", "manifest", "rel", "-n", namespace).stdout  # the manifest as rendered
+    helm4.run("rollback", "rel", "1", "-n", namespace)  # helm reads our revisions' items as its own
+    assert kube.get("v1", "ConfigMap", "in-list", namespace)["data"] == {"k": "v1"}
+
+    removed, _ = run_release(dict(params, release_state="absent"))
+    assert removed["changed"]
+    assert [kube.get("v1", kind, name, namespace) for kind, name in (("ConfigMap", "in-list"), ("ServiceAccount", "sa"),
+                                                                       ("ConfigMap", "plain"))] == [None] * 3

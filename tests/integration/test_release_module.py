@@ -29,6 +29,7 @@ def _chart(tmp_path):
     return write_chart(tmp_path, TEMPLATES, values={"message": "hello", "password": "s3cret"})
 
 
+@pytest.mark.ansible_core
 def test_a_playbook_installs_reruns_idempotently_previews_and_upgrades(tmp_path, kubeconfig, namespace):
     chart = _chart(tmp_path)
     task = {"helmless.core.release": {"name": "web", "namespace": namespace, "chart_ref": chart,

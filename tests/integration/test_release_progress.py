@@ -33,6 +33,7 @@ def _phases(lines):
     return [re.match(r"\d+\.\d\ds (\w+): ", line).group(1) for line in lines]
 
 
+@pytest.mark.ansible_core
 def test_a_verbose_playbook_shows_render_plan_hooks_apply_wait_and_result(tmp_path, kubeconfig, namespace):
     task = {"name": "deploy", "helmless.core.release": {
         "name": "web", "namespace": namespace, "chart_ref": _chart(tmp_path), "kubeconfig": kubeconfig,

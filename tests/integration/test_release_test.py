@@ -116,7 +116,7 @@ def test_a_failing_podinfo_test_fails_as_in_helm_with_the_same_phases(kubeconfig
     message = str(failed.value)
     assert message == "resource Pod/%s/%s not ready. status: Failed, message: pod %s failed" % (
         namespace, fault[0]["name"], fault[0]["name"])
-    assert "error" in fault[0]["logs"]  # kwok serves no container logs: said per test, not a crash
+    assert fault[0]["logs"] == {"fault": ""}  # read before its delete policy; `sh -c "exit 1"` echoes nothing
     ours = {h["name"]: h["last_run"]["phase"] for h in _record(kubeconfig, namespace, "pi")[0]["hooks"]
             if "test" in h["events"]}
     proc = helm4.run("test", "pi", "-n", namespace, check=False)

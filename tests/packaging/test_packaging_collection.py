@@ -10,6 +10,8 @@ import yaml
 
 from collection_support import ROOT, build_and_install, isolated_env, run, tool
 
+pytestmark = pytest.mark.ansible_core  # scripts/test runs this file on every ansible-core series
+
 MODULES = ("release", "releases", "rollback", "release_info", "release_test", "template", "repository", "pull", "registry_auth")
 
 
@@ -40,7 +42,8 @@ def test_the_installed_template_module_renders_a_chart_without_a_cluster(install
     chart = os.path.join(core, "playbooks", "charts", "webapp")
     play = [{"hosts": "localhost", "connection": "local", "gather_facts": False, "tasks": [
         {"helmless.core.template": {"chart_ref": chart, "release_name": "web", "release_namespace": "apps",
-                                    "values": {"replicaCount": 4}}, "register": "out"},
+                                    "values": {"replicaCount": 4}, "extra_results": ["resources", "hooks"]},
+         "register": "out"},
         {"ansible.builtin.copy": {"content": "{{ out | to_json }}", "dest": str(tmp_path / "out.json")}}]}]
     (tmp_path / "play.yml").write_text(yaml.safe_dump(play))
     proc = run([tool("ansible-playbook"), "-i", "localhost,", "-e", "ansible_python_interpreter=" + sys.executable,

@@ -50,12 +50,14 @@ def shipped(tmp_path_factory):
     return os.path.join(collections, "ansible_collections", "helmless", "core")
 
 
+@pytest.mark.ansible_core
 def test_every_sanity_test_of_this_ansible_test_runs_or_is_listed_with_the_reason(shipped):
     proc = run([tool("ansible-test"), "sanity", "--list-tests", "--color", "no"], cwd=shipped)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert sorted(proc.stdout.split()) == sorted(SANITY_TESTS + list(NOT_RUN))
 
 
+@pytest.mark.ansible_core
 def test_the_ignore_file_of_this_ansible_core_series_exists():
     from ansible.release import __version__
 
@@ -63,6 +65,7 @@ def test_the_ignore_file_of_this_ansible_core_series_exists():
     assert os.path.exists(os.path.join(os.path.dirname(os.path.dirname(__file__)), "sanity", "ignore-%s.txt" % series))
 
 
+@pytest.mark.ansible_core
 @pytest.mark.parametrize("name", SANITY_TESTS)
 def test_ansible_test_sanity_passes(name, shipped):
     _offline_pip_bootstrap()

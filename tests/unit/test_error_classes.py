@@ -60,6 +60,7 @@ def test_no_two_engine_exception_classes_share_a_name():
     assert {short: places for short, places in by_name.items() if len(places) > 1} == {}
 
 
+@pytest.mark.ansible_core
 def test_an_engine_error_reaching_the_module_boundary_fails_the_task_with_its_own_message(monkeypatch, capsys):
     monkeypatch.setattr(basic, "_ANSIBLE_ARGS", json.dumps({"ANSIBLE_MODULE_ARGS": {}}).encode())
     monkeypatch.setattr(basic, "_ANSIBLE_PROFILE", "legacy")

@@ -55,7 +55,18 @@ class Options:
         self.description = None
         self.purge = True
         self.lease_duration = 15
+        # the controls Flux users rely on (docs/flux-controls.md)
+        self.ignore = None  # plan.ignore.IgnoreRules: fields of existing objects left to other controllers
+        self.health_checks = None  # kube.health.HealthChecks: CEL readiness of custom resources while waiting
+        self.retries = 0  # attempts after a failed install or upgrade
+        self.retry_delay = 0  # seconds between attempts
+        self.remediation = None  # after the last failure: rollback, uninstall or none (None: atomic decides)
+        self.test = False  # run the release's tests after a successful install or upgrade
+        self.test_filter = ()
+        self.ignore_test_failures = False
+        self.force_reconcile = False  # write a revision and run the upgrade hooks even when nothing changed
         self.progress = quiet  # progress(phase, message): see progress.Progress
+        self.hook_logs = None  # a list receiving the hooks' logs Helm 4 prints (actions.hooks.HookRunner)
         for key, value in kwargs.items():
             if not hasattr(self, key):
                 raise TypeError("unknown option %s" % key)
@@ -88,7 +99,7 @@ class ReleaseContext:
         always do."""
         planner = Planner(self.client, self.openapi, self.name, self.namespace, opts.strategy,
                           opts.take_ownership or operation == "rollback", opts.force, opts.force_conflicts,
-                          method=method)
+                          method=method, ignore=opts.ignore)
         planner.operation = operation
         planner.fold_client_side = operation != "update" or (current or {}).get("apply_method", "csa") in ("", "csa")
         return planner

@@ -128,8 +128,9 @@ def refs(changes, actions=("create", "patch", "apply", "replace", "unchanged")):
     return [_ref(c) for c in changes if c.action in actions]
 
 
-def wait_for(client, changes, timeout, progress=quiet, strategy="legacy", with_jobs=False):
-    """Wait until every created or kept object is ready; report what is still not ready as it goes."""
+def wait_for(client, changes, timeout, progress=quiet, strategy="legacy", with_jobs=False, checks=None):
+    """Wait until every created or kept object is ready (``checks``: health checks judging some kinds);
+    report what is still not ready as it goes."""
     targets = refs(changes)
     jobs = ", jobs" if with_jobs else ""
     progress("wait", "%d object(s), timeout %gs (%s%s)" % (len(targets), timeout, strategy, jobs))
@@ -138,7 +139,7 @@ def wait_for(client, changes, timeout, progress=quiet, strategy="legacy", with_j
     def report(still):
         progress("wait", "%d not ready after %.0fs: %s" % (len(still), time.monotonic() - start, _names(
             ["%s (%s)" % (label(ref), reason) for ref, reason in still])))
-    wait_ready(client, targets, timeout, report=report, strategy=strategy, with_jobs=with_jobs)
+    wait_ready(client, targets, timeout, report=report, strategy=strategy, with_jobs=with_jobs, checks=checks)
     progress("wait", "all ready after %.1fs" % (time.monotonic() - start))
 
 

@@ -52,15 +52,44 @@ def _ref(hook, namespace):
     return obj, (obj.get("apiVersion"), obj.get("kind"), meta.get("name"), meta.get("namespace") or namespace)
 
 
+def hook_logs(client, namespace, hook):
+    """The logs of a Job or Pod hook's pods as Helm 4's outputLogsByPolicy reads them: each pod (a Job's by
+    its ``job-name`` label, a Pod by name) and each of its containers in order, ``[(pod, container, text)]``;
+    a read that fails ends the list with ``(pod, container, None)`` (Helm stops there too)."""
+    _obj, (_api, kind, name, ns) = _ref(hook, namespace)
+    if kind == "Job":
+        pods = client.list("v1", "Pod", ns, "job-name=" + name)
+    elif kind == "Pod":
+        pods = [pod for pod in [client.get("v1", "Pod", name, ns)] if pod is not None]
+    else:
+        return []
+    out = []
+    for pod in pods:
+        pod_name = pod["metadata"]["name"]
+        for container in (pod.get("spec") or {}).get("containers") or []:
+            try:
+                text = client.request("GET", client.resource_path("v1", "Pod", ns, pod_name, "log"),
+                                      query=[("container", container["name"])], accept="*/*", raw=True, retries=0)
+            except (ApiError, KubeError):
+                return out + [(pod_name, container["name"], None)]
+            out.append((pod_name, container["name"], text))
+    return out
+
+
 class HookRunner:
-    def __init__(self, client, namespace, record, timeout, progress=quiet, wait_deletes=False, server_side=False):
+    def __init__(self, client, namespace, record, timeout, progress=quiet, wait_deletes=False, server_side=False,
+                 logs=None):
         """``record(release)`` persists the release (so ``last_run`` and status survive a crash).
 
         ``wait_deletes``: wait until hooks removed by ``hook-succeeded``/``hook-failed`` are gone (Helm 4 does
         with the watcher strategy, which ``helm test`` always uses; its hookOnly strategy does not wait).
         ``server_side``: create each hook by server-side apply, as Helm 4 does when the operation applies
         server-side (uninstall hooks always), instead of a create.
+        ``logs``: a list that receives the logs of the hooks whose ``helm.sh/hook-output-log-policy`` asks
+        for them (``hook-succeeded``, ``hook-failed``), when and in the order Helm 4 prints them: a failed
+        hook's at once, the succeeded ones once every hook of the event succeeded, last first.
         """
+        self.logs = logs
         self.wait_deletes = wait_deletes
         self.server_side = server_side
         self.client = client
@@ -130,6 +159,26 @@ class HookRunner:
         self.progress("hook", "%s failed: %s" % (what, exc))
         hook["last_run"] = dict(hook["last_run"], completed_at=now(), phase="Failed")
 
+    def _output_logs(self, hook, policy):
+        """Helm's outputLogsByPolicy: the hook's pods' logs into ``logs`` as
+        ``{"hook", "pod", "container", "log"}``, or ``{"hook", "error"}`` where a read failed (Helm logs
+        that and goes on)."""
+        if self.logs is None or policy not in (hook.get("output_log_policies") or ()):
+            return
+        try:
+            found = hook_logs(self.client, self.namespace, hook)
+        except (ApiError, KubeError) as exc:
+            self.logs.append({"hook": hook["name"], "error": "failed to get pod list: %s" % exc})
+            return
+        for pod, container, text in found:
+            if text is None:
+                self.logs.append({"hook": hook["name"], "error": "failed to stream pod logs for pod: %s, container: "
+                                                                 "%s" % (pod, container)})
+            else:
+                self.logs.append({"hook": hook["name"], "pod": pod, "container": container, "log": text})
+                self.progress("hook", "logs of %s %s, pod %s, container %s (%s)" % (
+                    hook.get("kind"), hook["name"], pod, container, policy))
+
     def run(self, release, event, before_cleanup=None):
         """Run every hook of ``event``; raise HookError (after Helm's cleanup) when one fails.
 
@@ -163,6 +212,7 @@ class HookRunner:
                 self._wait(created, (ref[0], ref[1], ref[2], ns), started + self.timeout)
             except (ApiError, KubeError, HookError) as exc:
                 self._failed(release, hook, what, exc)
+                self._output_logs(hook, "hook-failed")
                 if before_cleanup is not None:
                     before_cleanup(done + [hook])
                 if "hook-failed" in hook["delete_policies"]:
@@ -177,6 +227,7 @@ class HookRunner:
         if before_cleanup is not None:
             before_cleanup(done)
         for hook in reversed(done):
+            self._output_logs(hook, "hook-succeeded")
             if "hook-succeeded" in hook["delete_policies"]:
                 self._delete(hook, wait=self.wait_deletes)
         return [h["name"] for h in hooks]

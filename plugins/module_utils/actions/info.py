@@ -1,7 +1,8 @@
 """release_info: one release (status, values, manifest objects, hooks, notes, history, drift) or a list."""
 import copy
 
-from ..plan.manifest import ManifestError, load_yaml, parse_manifest
+from ..plan.ignore import NONE, pinned, whole
+from ..plan.manifest import ManifestError, load_yaml, parse_manifest, with_ownership
 from ..plan.patch import drift
 from ..plan.planner import Planner, secret_view
 from ..release.model import DEPLOYED, FAILED, description, status
@@ -21,14 +22,19 @@ def _coalesce(defaults, config):
     return out
 
 
-def _drift(engine, resources):
-    """Per object of the release: missing, or the fields where live differs from the stored manifest."""
+def _drift(engine, resources, ignore=NONE):
+    """Per object of the release: missing, or the fields where live differs from the stored manifest, less
+    the fields (or objects) ``ignore`` rules leave to others."""
     planner = Planner(engine.client, engine.openapi, engine.name, engine.namespace)
     items = [(r, planner._ns_or_default(r, {})) for r in resources]
+    ignored = [ignore.for_object(with_ownership(r.obj, engine.name, engine.namespace), ns) if ignore else ()
+               for r, ns in items]
+    items = [item for item, paths in zip(items, ignored) if not whole(paths)]
+    ignored = [paths for paths in ignored if not whole(paths)]
     lives = planner._fetch(items)
     openapi = engine.openapi
     out = []
-    for (res, ns), live in zip(items, lives):
+    for (res, ns), live, paths in zip(items, lives, ignored):
         entry = {"apiVersion": res.api_version, "kind": res.kind, "name": res.name}
         if ns:
             entry["namespace"] = ns
@@ -39,15 +45,16 @@ def _drift(engine, resources):
             meta = openapi.patch_meta(res.api_version, res.kind)
         except Exception:  # drift is advisory; a schema we cannot read only loses merge keys
             meta = None
-        paths = drift(secret_view(res.obj), live, meta)
-        if paths:
-            out.append(dict(entry, drift=paths))
+        fields = drift(pinned(secret_view(res.obj), live, paths), live, meta)
+        if fields:
+            out.append(dict(entry, drift=fields))
     return out
 
 
-def describe(engine, revision=None, all_values=False, show_secrets=False, states=()):
+def describe(engine, revision=None, all_values=False, show_secrets=False, states=(), ignore=NONE):
     """The release as helm_info describes it, or None when ``helm list`` with ``states`` (default: deployed
-    and failed) would not show its latest revision: missing, uninstalled with kept history, pending..."""
+    and failed) would not show its latest revision: missing, uninstalled with kept history, pending...
+    ``ignore``: rules whose fields drift leaves out (plan/ignore.py)."""
     history = engine.history()
     if not history or not listed(history[-1], states):
         return None
@@ -75,7 +82,7 @@ def describe(engine, revision=None, all_values=False, show_secrets=False, states
                           "status": status(r), "chart": release_status(r)["chart"],
                           "app_version": release_status(r)["app_version"],
                           "description": description(r)} for r in history]
-    result["drift"] = _drift(engine, resources) if status(rel) == DEPLOYED else []
+    result["drift"] = _drift(engine, resources, ignore) if status(rel) == DEPLOYED else []
     return result if redactor is None else redactor.value(result, ("manifest", "hooks", "hook_runs", "drift"))
 
 

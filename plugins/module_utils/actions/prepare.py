@@ -11,31 +11,33 @@ from dataclasses import dataclass
 
 from ..chart.loader import load_chart
 from ..chart.model import Chart
+from ..chart.source import ValueSources
 from ..chart.values import coalesce_tables, coalesce_values
 from ..kube.errors import KubeError
 from ..release.model import DEPLOYED, FAILED, PENDING, SUPERSEDED, UNINSTALLED, description, status
 from .base import OperationError
 from ..render import RenderError, merge_user_values, render_release
 from .inputs import from_record, from_render
-from .sameness import differs, record_of, same_content
+from .sameness import differs, record_of, same_content, same_values
 from .upgrade import UPGRADE_FAILED, no_deployed_releases
 
 
 @dataclass
 class RenderRequest:
-    """What to render: a chart on disk, the release, the user-supplied values and the render options."""
+    """What to render: a chart on disk, the release, the user-supplied values (a ``chart.source.ValueSources``
+    whose URLs are fetched and ``values_from`` read) and the render options."""
     chart: str
     name: str
     namespace: str
-    values: dict
-    values_files: tuple = ()
-    set_values: tuple = ()
+    values: ValueSources
     reset_values: bool = True
     reuse_values: bool = False
     reset_then_reuse_values: bool = False
     post_renderer: object = None
     enable_plugins: bool = False
     skip_schema_validation: bool = False
+    fresh: bool = False  # render as a new revision even when the inputs are the deployed ones (force_reconcile)
+    skip_crds: bool = False
 
 
 def _hook_key(hook):
@@ -61,7 +63,8 @@ def prepare(engine, request, progress):
     current = deployed[-1] if deployed else (history[-1] if history else None)
     installed = current is not None and status(current) != UNINSTALLED
     try:
-        config = merge_user_values(request.values, request.values_files, request.set_values)
+        sources = request.values
+        config = merge_user_values(sources.values, sources.files, sources.set_values, sources.cluster)
         if not deployed and history and status(history[-1]) not in (FAILED, SUPERSEDED, UNINSTALLED) + PENDING:
             # e.g. left uninstalling by a failed uninstall: helm upgrade refuses it before it renders
             raise OperationError(no_deployed_releases(request.name))
@@ -77,7 +80,7 @@ def prepare(engine, request, progress):
                 kube_version=version.get("gitVersion"), api_versions=client.discovery.api_versions(),
                 lookup=None if vary else lookup_for(client), post_renderer=request.post_renderer,
                 enable_plugins=request.enable_plugins, skip_schema_validation=request.skip_schema_validation,
-                vary=vary)
+                vary=vary, crds_installed=not installed and not request.skip_crds)
 
         probed = []
 
@@ -89,7 +92,9 @@ def prepare(engine, request, progress):
             return probed[-1]
 
         same = rerolled = False
-        if installed and current is history[-1] and status(current) == DEPLOYED:
+        # Other values change the release whatever the render: then it renders once, as the new revision.
+        if (installed and current is history[-1] and status(current) == DEPLOYED and not request.fresh
+                and same_values(current, config)):
             # Same inputs as the deployed revision? Render as that revision (.Release.Revision/IsInstall as
             # then) so charts that print their revision stay idempotent; only a real change renders anew.
             as_then = (current["version"], was_install(current))

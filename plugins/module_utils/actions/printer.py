@@ -52,3 +52,46 @@ def operation_stdout(operation, rel, name, info=""):
     if operation == "rollback":
         return "Rollback was a success! Happy Helming!\n"
     return ""
+
+
+def _needs_quoting(text):
+    """Go slog's needsQuoting: empty, or a space, ``=``, ``"``, a control or non-printable character."""
+    for ch in text:
+        if ch < "\x80":
+            if ch != "\\" and (ch in ' ="' or not " " <= ch <= "~"):
+                return True
+        elif ch.isspace() or not ch.isprintable():
+            return True
+    return not text
+
+
+def _slog_value(text):
+    """A value as Go's slog text handler writes it: bare when it needs no quoting, else Go-quoted."""
+    from ..govalue.strconv import go_quote  # lazy: only a task whose hooks printed logs needs it
+    return go_quote(text) if _needs_quoting(text) else text
+
+
+def hook_log_stderr(entries):
+    """The hooks' logs as helm v4 writes them to stderr: its hook output writer is the standard logger,
+    which Helm 4 routes to slog, so a container's log (read in one piece, its last line break dropped)
+    becomes one ``level=INFO msg=<log>`` record, an empty log none; a read that failed is Helm's ``error
+    outputting logs for hook failure: ...``."""
+    out = []
+    for entry in entries:
+        if "error" in entry:
+            out.append("error outputting logs for hook failure: %s" % entry["error"])
+        elif entry["log"]:
+            out.append(entry["log"][:-1] if entry["log"].endswith("\n") else entry["log"])
+    return "".join("level=INFO msg=%s\n" % _slog_value(text) for text in out)
+
+
+def hook_log_text(entries):
+    """The hooks' logs for a failure message, each under a line naming its hook, pod and container."""
+    out = []
+    for entry in entries:
+        if "error" in entry:
+            out.append("logs of hook %s: %s" % (entry["hook"], entry["error"]))
+        else:
+            out.append("logs of hook %s (pod %s, container %s):\n%s" % (
+                entry["hook"], entry["pod"], entry["container"], entry["log"].rstrip("\n")))
+    return "".join("\n" + text for text in out)

@@ -8,11 +8,13 @@ import time
 
 
 class Progress:
-    """Collects ``progress(phase, message)`` calls as lines stamped with the seconds since the start."""
+    """Collects ``progress(phase, message)`` calls as lines stamped with the seconds since the start, and
+    (``hook_logs``) the hooks' logs the operation printed as Helm 4 would (actions.hooks.HookRunner)."""
 
     def __init__(self):
         self._start = time.monotonic()
         self.lines = []
+        self.hook_logs = []
 
     def __call__(self, phase, message):
         self.lines.append("%.2fs %s: %s" % (time.monotonic() - self._start, phase, message))

@@ -3,16 +3,20 @@
 Secret objects in diffs and returned manifests are redacted field by field (``report.redact``), and the
 other objects are shown as they are. Free text can quote a value too: the API server echoes field values
 in its errors (``Invalid value: "..."``, an admission policy's message), a failed revision's description
-keeps that error, a test Pod's log prints what it read. A ``Redactor`` holds the strings to hide and masks
-them, as Ansible masks ``no_log`` values (a string that is one becomes ``REDACTED``, one inside a longer
-string ``********``):
+keeps that error, a test Pod's log prints what it read. A ``Redactor`` holds the strings known to be
+secret and masks them, as Ansible masks ``no_log`` values (a string that is one becomes ``REDACTED``, one
+inside a longer string ``********``):
 
 - the task's credentials, wherever they occur, also inside a word and in objects;
-- the values of the release's Secrets (as written, base64 and decoded) only where one stands as a whole
-  token of free text: ``admin`` is masked in ``user 'admin'`` but not in ``admin-user``, ``${admin_id}``
-  or ``admin.example``, so masking never turns a field name or identifier into something else.
+- values known to be secret by where they came from (``add_known``: values read from a Secret into the
+  release's values), wherever they stand as a whole token, in objects too;
+- the values of the release's Secrets (as written, base64 and decoded) where one stands as a whole token of
+  free text: ``admin`` is masked in ``user 'admin'`` but not in ``admin-user``, ``${admin_id}`` or
+  ``admin.example``, so masking never turns a field name or identifier into something else. In the other
+  objects a diff or plan shows, only where one is the password of a URL (``scheme://user:<value>@``).
 
-The password of a URL's userinfo (``https://user:password@host``) is masked whatever its source.
+Nothing is masked for its shape alone: ``postgres://app:${DB_PASSWORD}@db`` in a Deployment is not a
+password but the object the real run creates, and a preview shows it as it is.
 """
 import base64
 import binascii
@@ -50,6 +54,14 @@ def _long_forms(strings):
 def url_passwords(text):
     """The passwords of the ``scheme://user:password@`` URLs in ``text``."""
     return set(match.group(2) for match in _USERINFO.finditer(text)) if "@" in text else set()
+
+
+def _mask_url_passwords(text, secrets):
+    """``text`` with the URL passwords that are one of ``secrets`` masked (a password pasted into a
+    ConfigMap's URL); any other text in that place (``${DB_PASSWORD}``, ``$(PW)``) stays."""
+    if "@" not in text or not secrets:
+        return text
+    return _USERINFO.sub(lambda m: m.group(1) + MASK + "@" if m.group(2) in secrets else m.group(0), text)
 
 
 def secret_strings(*manifests):
@@ -126,22 +138,29 @@ def _mask_tokens(text, secret):
 class Redactor:
     """The strings one task must not show, and the masking of them.
 
-    ``credentials`` (and ``add_source``) are masked wherever they occur; the strings ``add`` gives (the
-    release's Secret values) only as whole tokens of free text. ``keep``: strings never masked although a
-    Secret holds them (the release's own name and namespace, which every result names); nor are the
-    statuses and plan actions a result reports.
+    ``credentials`` (and ``add_source``) are masked wherever they occur; ``add_known`` strings (values
+    read from a Secret) wherever they stand as a whole token; the strings ``add`` gives (the release's
+    Secret values) as whole tokens of free text, and in objects only as a URL's password. ``keep``:
+    strings never masked although a Secret holds them (the release's own name and namespace, which every
+    result names); nor are the statuses and plan actions a result reports.
     """
 
     def __init__(self, credentials=(), keep=()):
         self._strings = set()
+        self._known = set()
         self._credentials = _long_forms(credentials)
         self._sources = []
         self._keep = {k for k in keep if k} | _VOCABULARY
-        self._ordered_cache = (None, None, [], [])
+        self._ordered_cache = (None, None, None, None)
 
     def add(self, strings):
         """Hide these Secret values too (those of at least ``MIN_LENGTH`` characters)."""
         self._strings.update(_long_forms(strings))
+
+    def add_known(self, strings):
+        """Hide these values everywhere, objects included, wherever one stands as a whole token (values
+        the release took from a Secret: they are secret wherever the chart puts them)."""
+        self._known.update(_long_forms(strings))
 
     def add_source(self, source):
         """``source()`` gives more credentials when masking (those a connection obtains while it runs)."""
@@ -153,51 +172,38 @@ class Redactor:
             out.update(_long_forms(source()))
         return out - self._keep
 
-    def _ordered(self):
-        """(credentials, Secret values, each longest first: a secret inside a longer one goes with it),
-        computed once per set."""
-        credentials, values = frozenset(self._credential_strings()), frozenset(self._strings - self._keep)
-        if self._ordered_cache[:2] != (credentials, values):
-            self._ordered_cache = (credentials, values, sorted(credentials, key=len, reverse=True),
-                                   sorted(values, key=len, reverse=True))
-        return self._ordered_cache
+    def _masks(self):
+        """(for free text, for objects): each ``_Masks`` computed once per set of secrets."""
+        credentials = frozenset(self._credential_strings())
+        values = frozenset((self._strings | self._known) - self._keep)
+        known = frozenset(self._known - self._keep)
+        if self._ordered_cache[:3] != (credentials, values, known):
+            self._ordered_cache = (credentials, values, known,
+                                   (_Masks(credentials, values, values), _Masks(credentials, known, values)))
+        return self._ordered_cache[3]
 
     def text(self, text):
-        """``text`` with every credential and every Secret value standing as a whole token masked."""
-        return self._mask(text, *self._ordered())
-
-    @staticmethod
-    def _mask(text, credentials, values, by_length, values_by_length):
-        if not isinstance(text, str):
-            return text
-        if text in credentials or text in values:
-            return REDACTED
-        for secret in by_length:  # plain substring replacement, as Ansible's no_log: no regex to compile
-            if secret in text:
-                text = text.replace(secret, MASK)
-        for secret in values_by_length:
-            if secret in text:
-                text = _mask_tokens(text, secret)
-        return _USERINFO.sub(r"\1%s@" % MASK, text) if "@" in text else text
+        """``text`` with every credential and every secret value standing as a whole token masked."""
+        return self._masks()[0].apply(text)
 
     def value(self, obj, objects=()):
         """A copy of a result (dicts, lists, strings) with every string masked; keys are kept. The values
         of the top-level keys named in ``objects`` describe Kubernetes objects (diffs, plans, manifests,
-        whose Secrets are redacted field by field already): only credentials are masked there."""
-        cached = self._ordered()
-        only_credentials = (cached[0], frozenset(), cached[2], ())
+        whose Secrets are redacted field by field already): there only credentials, values read from a
+        Secret and URL passwords that are a Secret's value are masked."""
+        text_masks, object_masks = self._masks()
 
         def walk(node, masks):
             if isinstance(node, str):
-                return self._mask(node, *masks)
+                return masks.apply(node)
             if isinstance(node, dict):
                 return {key: walk(item, masks) for key, item in node.items()}
             if isinstance(node, (list, tuple)):
                 return type(node)(walk(item, masks) for item in node)
             return node
         if isinstance(obj, dict) and objects:
-            return {key: walk(item, only_credentials if key in objects else cached) for key, item in obj.items()}
-        return walk(obj, cached)
+            return {key: walk(item, object_masks if key in objects else text_masks) for key, item in obj.items()}
+        return walk(obj, text_masks)
 
     def error(self, exc):
         """Mask an exception's message in place, and those of the errors it was raised from (tracebacks)."""
@@ -206,3 +212,27 @@ class Redactor:
             seen.add(id(exc))
             exc.args = tuple(self.text(a) for a in exc.args)
             exc = exc.__cause__ or exc.__context__
+
+
+class _Masks:
+    """One way of masking a string: ``credentials`` anywhere, ``tokens`` as whole tokens, and URL
+    passwords that are one of ``urls`` (or a credential)."""
+
+    def __init__(self, credentials, tokens, urls):
+        self.whole = credentials | tokens
+        self.credentials = sorted(credentials, key=len, reverse=True)  # a secret inside a longer one goes with it
+        self.tokens = sorted(tokens, key=len, reverse=True)
+        self.urls = urls | credentials
+
+    def apply(self, text):
+        if not isinstance(text, str):
+            return text
+        if text in self.whole:
+            return REDACTED
+        for secret in self.credentials:  # plain substring replacement, as Ansible's no_log: no regex to compile
+            if secret in text:
+                text = text.replace(secret, MASK)
+        for secret in self.tokens:
+            if secret in text:
+                text = _mask_tokens(text, secret)
+        return _mask_url_passwords(text, self.urls)

@@ -179,6 +179,7 @@ class Outcome:
         self.drift = []
         self.info = ""  # helm's lines before its own stdout (uninstall: objects kept or skipped)
         self.warnings = []
+        self.extra = {}  # what the Flux-style controls add to the result (actions/remediation.py)
 
     def plan(self, plan, hooks=()):
         self.changes = list(plan.changes)
@@ -191,7 +192,7 @@ class Outcome:
         """(change summary, before, after) of each object that changes, Secrets redacted."""
         if self.namespace_create:
             meta = self.namespace_create["metadata"]
-            yield {"apiVersion": "v1", "kind": "Namespace", "name": meta["name"]}, {}, self.namespace_create
+            yield {"apiVersion": "v1", "kind": "Namespace", "name": meta["name"]}, {}, clean(self.namespace_create)
         schemas = crd_schemas(c.resource.obj for c in self.crds) if self.crds else {}
         for change in self.crds + self.changes:
             if not change.changes:
@@ -277,6 +278,7 @@ class Outcome:
                "summary": self.summary(),
                "drift": self.drift,
                "hooks": self.hooks}
+        res.update(self.extra)
         if diff:
             shown = (self.diff(show_secrets, mask) if diff_format == "json" else
                      self.diff_text(show_secrets, mask, diff_context))

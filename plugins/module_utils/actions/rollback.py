@@ -115,7 +115,7 @@ def _execute(engine, last, target, plan, opts, outcome, method):
     outcome.release = rel
     opts.progress("record", "revision %d pending-rollback" % rel["version"])
     runner = HookRunner(engine.client, engine.namespace, engine.storage.update, opts.timeout, opts.progress,
-                        server_side=method == "ssa")
+                        server_side=method == "ssa", logs=opts.hook_logs)
     try:
         if not opts.disable_hook:
             runner.run(rel, "pre-rollback")
@@ -132,7 +132,8 @@ def _execute(engine, last, target, plan, opts, outcome, method):
         raise OperationError(message, outcome) from exc
     try:
         if opts.wait_mode() != "hookOnly":
-            wait_for(engine.client, plan.changes, opts.timeout, opts.progress, opts.wait_mode(), opts.wait_for_jobs)
+            wait_for(engine.client, plan.changes, opts.timeout, opts.progress, opts.wait_mode(), opts.wait_for_jobs,
+                     opts.health_checks)
     except (ExecuteError, KubeError) as exc:
         _failed(engine, rel, 'Release "%s" failed: %s' % (engine.name, exc), opts)
         raise OperationError("release %s failed: %s" % (engine.name, exc), outcome) from exc

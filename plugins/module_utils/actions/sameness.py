@@ -2,9 +2,9 @@
 
 Content is what a revision means, read the way Kubernetes and Helm read it: every manifest document parsed
 (keyed by its ``# Source:`` and position there), the hooks (name, kind, path, events, weight, delete
-policies, parsed document), the notes, the user-supplied values and the chart metadata. Whitespace,
-comments, quoting and the manifest layout (Helm 3 trims each document, Helm 4.3 keeps a blank line after
-each, ours follows the emulated Helm) never count, nor does the order of documents.
+policies with none read as Helm's default, parsed document), the notes, the user-supplied values and the
+chart metadata. Whitespace, comments, quoting and the manifest layout (Helm 3 trims each document, Helm 4.3
+keeps a blank line after each, ours follows the emulated Helm) never count, nor does the order of documents.
 
 A chart that calls random or clock functions (``randAlphaNum``, ``genCA``, ``uuidv4``, ``now``...) renders
 other output on every run, or on its first run only (a password generated unless ``lookup`` finds the one
@@ -66,6 +66,12 @@ def same_content(a, b):
         return False
 
 
+def same_values(current, config):
+    """Whether ``config`` is the user-supplied values of release record ``current``, compared as same_content
+    compares them: when it is not, no render of any chart means the same as ``current``."""
+    return _dump(current.get("config") or {}) == _dump(config or {})
+
+
 def record_of(inp):
     """The fields of a release record that a ReleaseInput fills."""
     return {"manifest": inp.manifest, "hooks": inp.hooks, "info": {"notes": inp.notes}, "config": inp.config,
@@ -84,7 +90,8 @@ def _besides_manifest(rel):
         seen[path] = seen.get(path, -1) + 1
         item = {k: hook.get(k) for k in _HOOK_FIELDS}
         item["weight"] = item["weight"] or 0
-        item["delete_policies"] = item["delete_policies"] or []
+        # none is Helm's default, which the revision that ran the hook stores (hooks.py, as Helm's execHook)
+        item["delete_policies"] = item["delete_policies"] or ["before-hook-creation"]
         item["manifest"] = load_document(hook.get("manifest") or "")
         hooks["%s#%d" % (path, seen[path])] = item
     chart = rel.get("chart") or {}

@@ -60,6 +60,17 @@ def _filter_text(include, exclude):
     return ", ".join(["name=%s" % n for n in include] + ["!name=%s" % n for n in exclude])
 
 
+def logs_stdout(results):
+    """What ``helm test --logs`` prints after the status: each test Pod's containers (init ones first) as
+    ``POD LOGS: <pod> (<container>)``, the log, then an empty line."""
+    out = ""
+    for result in results:
+        for container, text in (result.get("logs") or {}).items():
+            if container != "error":
+                out += "POD LOGS: %s (%s)\n%s\n" % (result["name"], container, text)
+    return out
+
+
 def pod_logs(client, namespace, hook):
     """{container: log text} of a test Pod (init containers first, as Helm), or {"error": why}."""
     obj = load_yaml(hook.get("manifest") or "") or {}
@@ -85,8 +96,9 @@ def pod_logs(client, namespace, hook):
     return logs
 
 
-def run_tests(engine, filters=(), timeout=300, logs=False, check_mode=False, progress=None):
-    """Run the tests of release ``engine.name``; return the test results (``TestFailed`` if one fails)."""
+def run_tests(engine, filters=(), timeout=300, logs=False, check_mode=False, progress=None, hook_logs=None):
+    """Run the tests of release ``engine.name``; return the test results (``TestFailed`` if one fails).
+    ``hook_logs`` receives the logs of tests whose ``hook-output-log-policy`` asks for them (HookRunner)."""
     progress = progress or (lambda phase, message: None)
     history = engine.history()
     if not history:
@@ -121,7 +133,7 @@ def run_tests(engine, filters=(), timeout=300, logs=False, check_mode=False, pro
     previous = {id(h): h.get("last_run") for h in tests}
     rel["hooks"] = kept
     runner = HookRunner(engine.client, engine.namespace, record, timeout, progress, wait_deletes=True,
-                        server_side=rel.get("apply_method") == "ssa")
+                        server_side=rel.get("apply_method") == "ssa", logs=hook_logs)
     failure = None
     try:
         runner.run(rel, "test", before_cleanup=read_logs if logs else None)

@@ -1,4 +1,6 @@
 """Uninstall, as Helm's action.Uninstall: delete hooks, objects and (with ``purge``) the history."""
+import copy
+
 from ..kube.errors import KubeError
 from ..plan.manifest import ManifestError, parse_manifest
 from ..plan.planner import uninstall_info, uninstall_plan
@@ -43,7 +45,10 @@ def uninstall(engine, opts):
     opts.progress("plan", "uninstall: %s" % plan_summary(plan.changes))
     for warning in outcome.warnings:
         opts.progress("plan", warning)
-    if opts.check_mode:
+    if opts.check_mode:  # the release as the run returns it
+        outcome.release = copy.deepcopy(last)
+        set_deleted(outcome.release, now())
+        set_status(outcome.release, UNINSTALLED, "Uninstallation complete")
         opts.progress("result", "check mode: release would be uninstalled; nothing was written")
         return outcome
 
@@ -82,7 +87,7 @@ def uninstall_records(engine, opts, last, plan=None):
     set_status(last, UNINSTALLING, "Deletion in progress (or silently failed)")
     engine.storage.update(last)
     runner = HookRunner(engine.client, engine.namespace, engine.storage.update, opts.timeout, opts.progress,
-                        server_side=True)  # Helm 4 creates uninstall hooks by server-side apply
+                        server_side=True, logs=opts.hook_logs)  # Helm 4 creates uninstall hooks by server-side apply
     try:
         if not opts.disable_hook:
             runner.run(last, "pre-delete")

@@ -72,12 +72,11 @@ def _present(engine, inp, opts):
     except ManifestError as exc:
         raise OperationError(str(exc), outcome) from exc
     plan = Plan(opts.strategy)
+    method = apply_method(opts, None if install else last.get("apply_method"), install)
     if install and not engine.namespace_exists():
         if not opts.create_namespace:
             raise OperationError('create: failed to create: namespaces "%s" not found' % engine.namespace)
-        plan.namespace_create = {"apiVersion": "v1", "kind": "Namespace",
-                                 "metadata": {"name": engine.namespace, "labels": {"name": engine.namespace}}}
-    method = apply_method(opts, None if install else last.get("apply_method"), install)
+        plan.namespace_create = _dry_run_namespace(engine, method)
     crd_changes, pending_kinds = _plan_crds(engine, inp, install, opts, method)
     trusted = current is not None and status(current) == DEPLOYED and not recover
     try:
@@ -96,7 +95,7 @@ def _present(engine, inp, opts):
     if opts.check_mode:
         for change in crd_changes:
             change.after = _dry_run_crd(engine, change)
-    changed = (install or recover or plan.changed or _differs(current, last, inp)
+    changed = (install or recover or plan.changed or opts.force_reconcile or _differs(current, last, inp)
                or last.get("apply_method", "csa") != method or custom_labels(current) != labels)
     event = "install" if install else "upgrade"
     outcome.plan(plan, hooks=[] if opts.disable_hook or not changed else
@@ -126,15 +125,35 @@ def _present(engine, inp, opts):
             # Helm's install over an uninstalled history (Replace): the last revision is superseded first
             set_status(last, SUPERSEDED, "superseded by new release")
             engine.storage.update(last)
-        return _run(engine, inp, opts, plan, outcome, version, current, install, method, labels)
+        return _run(engine, inp, opts, plan, outcome, version, current, install, method, record)
     return engine.locked(opts, last, run, lambda: _present(engine, inp, opts), recover)
+
+
+def _namespace(engine):
+    return {"apiVersion": "v1", "kind": "Namespace",
+            "metadata": {"name": engine.namespace, "labels": {"name": engine.namespace}}}
+
+
+def _dry_run_namespace(engine, method):
+    """The release namespace as the server will create it (its labels, finalizers and phase); a creation
+    the server refuses fails the plan as it fails the real run."""
+    body = _namespace(engine)
+    try:
+        if method == "ssa":
+            answer = engine.client.patch("v1", "Namespace", engine.namespace, None, body, "apply", dry_run=True)
+        else:
+            answer = engine.client.create(body, dry_run=True)
+    except ApiError as exc:
+        if exc.already_exists:  # created since we looked: the real run goes on with it
+            return body
+        raise OperationError("create namespace %s: %s" % (engine.namespace, exc.message)) from exc
+    return assigned_marked(answer, body)
 
 
 def _create_namespace(engine, method, opts):
     """``create_namespace`` as Helm 4's install: created, or applied server-side (also when it exists, which
     then gains the ``name`` label and Helm's field manager)."""
-    body = {"apiVersion": "v1", "kind": "Namespace",
-            "metadata": {"name": engine.namespace, "labels": {"name": engine.namespace}}}
+    body = _namespace(engine)
     try:
         if method == "ssa":
             engine.client.patch("v1", "Namespace", engine.namespace, None, body, "apply")
@@ -198,9 +217,9 @@ def _dry_run_crd(engine, change):
     return assigned_marked(answer, res.obj) if change.before is None else answer
 
 
-def _run(engine, inp, opts, plan, outcome, version, current, install, method, labels):
+def _run(engine, inp, opts, plan, outcome, version, current, install, method, rel):
+    """Store ``rel`` (the pending record whose size was checked: its encoding is reused), apply, record."""
     event = "install" if install else "upgrade"
-    rel = _new_record(engine, inp, version, current, install, method, labels)
     try:
         install_crds(engine.client, plan.crds, progress=opts.progress)
         engine.storage.create(rel, 0 if install else opts.history_max)
@@ -209,13 +228,14 @@ def _run(engine, inp, opts, plan, outcome, version, current, install, method, la
     opts.progress("record", "revision %d %s" % (version, status(rel)))
     outcome.release = rel
     runner = HookRunner(engine.client, engine.namespace, engine.storage.update, opts.timeout, opts.progress,
-                        server_side=method == "ssa")
+                        server_side=method == "ssa", logs=opts.hook_logs)
     try:
         if not opts.disable_hook:
             _hooks(runner, rel, "pre-" + event, install)
         apply_changes(engine.client, plan.changes, opts.force_conflicts, progress=opts.progress)
         if opts.wait_mode() != "hookOnly":
-            wait_for(engine.client, plan.changes, opts.timeout, opts.progress, opts.wait_mode(), opts.wait_for_jobs)
+            wait_for(engine.client, plan.changes, opts.timeout, opts.progress, opts.wait_mode(), opts.wait_for_jobs,
+                     opts.health_checks)
         if not opts.disable_hook:
             _hooks(runner, rel, "post-" + event, install)
     except (HookError, ExecuteError, KubeError, ApiError) as exc:

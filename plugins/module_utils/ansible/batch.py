@@ -37,6 +37,12 @@ def _connection(params):
     return {k: v for k, v in params.items() if k not in _TASK_OPTIONS}
 
 
+def _item(connection, params):
+    """A release's options: the task's, with the item's over them (an identity option the item leaves unset
+    keeps the task's)."""
+    return dict(connection, **{k: v for k, v in params.items() if v is not None or k not in connection})
+
+
 def _titled(shown, key):
     """One release's diff, each part naming the release: objects of one name in two namespaces, or the
     summaries of two releases, would otherwise read as one."""
@@ -103,7 +109,7 @@ def run_releases(params, check_mode=False, diff=False, processes=None):
             run.add(key, dict(connection, release_name=name, release_namespace=namespace, release_state="absent"))
         absent = [rel for rel in chosen if rel.absent]
         for rel in absent:  # dependants first: a release is uninstalled after those that need it
-            run.add(rel.key, dict(connection, **rel.params),
+            run.add(rel.key, _item(connection, rel.params),
                     after=[("%s needs it and was not uninstalled" % other.key, other.key) for other in absent
                            if rel.key in [key for _w, key in other.needs]])
         run.phase()
@@ -111,7 +117,7 @@ def run_releases(params, check_mode=False, diff=False, processes=None):
             if rel.absent:
                 continue
             missing = [written for written, key in rel.needs if key in undeployed]
-            run.add(rel.key, dict(connection, **rel.params),
+            run.add(rel.key, _item(connection, rel.params),
                     after=[("it needs %s, which did not succeed" % written, key) for written, key in rel.needs
                            if by_key[key].selected],
                     skip=missing and "it needs %s, which was not selected and has no deployed revision"

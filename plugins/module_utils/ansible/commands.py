@@ -46,6 +46,16 @@ def _cluster(words, params):
     _value(words, params, "ca_cert", "--kube-ca-file")
     if params.get("validate_certs") is False:
         words.append("--kube-insecure-skip-tls-verify")
+    if params.get("service_account"):  # helm has no flag of its own for it: the user it stands for
+        from ..kube.config import KubeConfigError, service_account_user
+        try:
+            words.append("--kube-as-user=" + service_account_user(params["service_account"],
+                                                                   params.get("release_namespace")))
+        except KubeConfigError:
+            pass  # connecting refuses it, naming it
+    _value(words, params, "impersonate_user", "--kube-as-user")
+    for group in params.get("impersonate_groups") or ():
+        words.append("--kube-as-group=%s" % group)
 
 
 def _values(words, params):

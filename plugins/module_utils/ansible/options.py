@@ -28,6 +28,29 @@ CONNECTION = {
         "type": "bool", "aliases": ["verify_ssl"], "env": "K8S_AUTH_VERIFY_SSL",
         "description": ["Whether to verify the API server's TLS certificate.",
                         "Defaults to the kubeconfig's setting (verify unless it says insecure-skip-tls-verify)."]},
+    "impersonate_user": {
+        "type": "str", "env": "K8S_AUTH_IMPERSONATE_USER",
+        "description": ["Act as this user (the API server's impersonation, kubectl's C(--as)): every request of "
+                        "the task has the rights of that user, not the connection's own. The connection's user "
+                        "needs the C(impersonate) verb on it.",
+                        "Overrides the kubeconfig user's C(as); the kubeconfig's C(as-groups), C(as-uid) and "
+                        "C(as-user-extra) are honoured as kubectl honours them, each unless set here."]},
+    "impersonate_groups": {
+        "type": "list", "elements": "str", "env": "K8S_AUTH_IMPERSONATE_GROUPS",
+        "description": ["Groups to act as (kubectl's C(--as-group)); needs a user to impersonate. Without "
+                        "them, a ServiceAccount user gets its groups from the API server."]},
+    "impersonate_uid": {
+        "type": "str",
+        "description": ["UID to act as (kubectl's C(--as-uid)); needs a user to impersonate."]},
+    "impersonate_extra": {
+        "type": "dict",
+        "description": ["Extra fields of the impersonated user, C(key: value) or C(key: [values]) (kubeconfig's "
+                        "C(as-user-extra)); needs a user to impersonate."]},
+    "service_account": {
+        "type": "str",
+        "description": ["Act as this ServiceAccount: C(namespace/name), or a name in the release namespace. "
+                        "Short for I(impersonate_user) C(system:serviceaccount:<namespace>:<name>), as Flux's "
+                        "C(serviceAccountName) runs a HelmRelease with a tenant's rights."]},
     "binary_path": {
         "type": "path",
         "description": ["Accepted for compatibility with kubernetes.core and ignored with a warning (no helm binary "
@@ -44,6 +67,9 @@ CONNECTION = {
                         "Helm's C(HELM_DRIVER_SQL_CONNECTION_STRING).",
                         "Without C(sslmode), TLS is required, as Helm's driver requires it."]},
 }
+
+# The connection options that choose who a task acts as (impersonation).
+IDENTITY = ("impersonate_user", "impersonate_groups", "impersonate_uid", "impersonate_extra", "service_account")
 
 # How to reach a chart repository (release, template and repository modules).
 REPO_ACCESS = {
@@ -140,6 +166,103 @@ _STRATEGY = {
               "description": ["Replace objects (PUT) instead of patching them, like Helm's C(--force-replace)."]},
 }
 
+# Ignore rules (release, releases items, release_info): Flux's driftDetection.ignore (docs/flux-controls.md).
+_IGNORE = {
+    "ignore": {
+        "type": "list", "elements": "dict",
+        "description": ["Fields another controller owns (an HPA's C(/spec/replicas), a webhook C(caBundle) "
+                        "cert-manager injects), with the semantics of Flux's C(driftDetection.ignore): on an object "
+                        "that exists, an ignored field is left out of C(drift), the plan, C(--diff) and C(changed), "
+                        "and no strategy writes it (neither patched nor applied), also when the chart changes it. "
+                        "A new object is still created with the chart's values.",
+                        "Each rule has I(paths) and an optional I(target); a rule without a target applies to every "
+                        "object of the release. A pointer or selector that is wrong is refused before anything is "
+                        "read or written, naming the rule."],
+        "options": {
+            "paths": {"type": "list", "elements": "str", "required": True,
+                      "description": ["JSON pointers (RFC 6901), e.g. C(/spec/replicas) or "
+                                      "C(/webhooks/0/clientConfig/caBundle) (C(~1) stands for C(/) in a key); "
+                                      "C(\"\") ignores the whole object."]},
+            "target": {"type": "dict",
+                       "description": ["The objects the rule applies to; every field given must match. "
+                                       "I(group), I(version), I(kind), I(name) and I(namespace) are anchored "
+                                       "(Go) regular expressions; I(label_selector) and I(annotation_selector) "
+                                       "Kubernetes label selectors (C(app=web,tier in (a,b)))."],
+                       "options": {
+                           "group": {"type": "str", "description": [
+                               "API group, e.g. C(apps) (core objects have none: select them by I(kind))."]},
+                           "version": {"type": "str", "description": ["API version (C(v1))."]},
+                           "kind": {"type": "str", "description": ["Kind (C(Deployment|StatefulSet))."]},
+                           "name": {"type": "str", "description": ["Object name."]},
+                           "namespace": {"type": "str", "description": ["Object namespace."]},
+                           "label_selector": {"type": "str", "aliases": ["labelSelector"],
+                                              "description": ["Selector on the object's labels."]},
+                           "annotation_selector": {"type": "str", "aliases": ["annotationSelector"],
+                                                   "description": ["Selector on the object's annotations."]}}}}},
+}
+
+# Health checks, remediation, tests after deploy and the forced reconcile (release, releases items).
+_CONTROLS = dict(copy.deepcopy(_IGNORE), **{
+    "health_checks": {
+        "type": "list", "elements": "dict",
+        "description": ["CEL expressions that decide when custom resources of a group (and kind) are ready while "
+                        "waiting, instead of kstatus (Flux's C(healthCheckExprs)): evaluated on the live object, "
+                        "C(in_progress), C(failed) and C(current) in that order, the first one true decides, none "
+                        "true is in progress; an object whose C(status.observedGeneration) lags its "
+                        "C(metadata.generation) is in progress. They apply with I(wait) C(true), C(watcher) or "
+                        "C(legacy).",
+                        "An expression that reads a field the object does not have yet waits; one that cannot be "
+                        "evaluated otherwise fails the wait, naming the object and the expression. One that does not "
+                        "compile is refused before anything is read or written. Needs the Python package "
+                        "C(common-expression-language) on the controller."],
+        "options": {
+            "api_version": {"type": "str", "required": True, "aliases": ["apiVersion"],
+                            "description": ["C(group/version) of the objects; only the group is matched, so every "
+                                            "served version is."]},
+            "kind": {"type": "str",
+                     "description": ["Kind of the objects; without it the entry applies to every kind of the group "
+                                     "(an entry with the kind takes precedence)."]},
+            "current": {"type": "str", "required": True,
+                        "description": ["True when the object is ready, e.g. C(status.phase == 'Ready')."]},
+            "failed": {"type": "str", "description": ["True when the object has failed (the wait fails)."]},
+            "in_progress": {"type": "str", "aliases": ["inProgress"],
+                            "description": ["True while the object is still being reconciled."]}}},
+    "retries": {"type": "int", "default": 0,
+                "description": ["How many more attempts to make after an install or upgrade fails (hooks, apply, "
+                                "wait or, with I(test), its tests). Each attempt is a revision recorded as Helm "
+                                "records it; a later one renders and writes a new revision even when the content is "
+                                "the same. The result lists them in C(attempts). A failure before anything is "
+                                "written (bad input, a refused plan) is not retried."]},
+    "retry_delay": {"type": "str",
+                    "description": ["Time between attempts, as a Go duration or seconds (default none)."]},
+    "remediation": {"type": "str", "choices": ["rollback", "uninstall", "none"],
+                    "description": ["What happens after the last failed attempt (Flux's install and upgrade "
+                                    "remediation). C(rollback) rolls an upgrade back to the last revision that was "
+                                    "deployed (an install has none and is uninstalled); C(uninstall) uninstalls the "
+                                    "release; both keep the history, so C(helm history) shows every attempt. "
+                                    "C(none) leaves the failed revision. The task fails either way.",
+                                    "Default C(rollback) with I(atomic) or I(rollback_on_failure) (which then "
+                                    "uninstall a failed install with its history, as Helm's), else C(none).",
+                                    "Check mode returns C(remediation): the strategy, retries and the action and "
+                                    "revision a failure would lead to."]},
+    "test": {"type": "bool", "default": False,
+             "description": ["After a successful install or upgrade, run the release's tests (C(helm test)); a failed "
+                             "test fails the revision (recorded C(failed), its description naming the test) and "
+                             "counts as a failed attempt, unless I(ignore_test_failures). Results are in C(tests)."]},
+    "test_filter": {"type": "list", "elements": "str",
+                    "description": ["Which tests I(test) runs, as M(helmless.core.release_test)'s I(filter) "
+                                    "(C(name=<test>), C(!name=<test>))."]},
+    "ignore_test_failures": {"type": "bool", "default": False,
+                             "description": ["With I(test), a failed test only warns; the revision stays deployed."]},
+    "force_reconcile": {"type": "bool", "default": False,
+                        "description": ["Write a new revision and run the upgrade hooks even when nothing changed, as "
+                                        "C(helm upgrade) always does (Flux's C(reconcile.fluxcd.io/forceAt), C(flux "
+                                        "reconcile helmrelease --force)): the chart is rendered anew, so what it "
+                                        "generates (random secrets, a C(rollme) pod annotation) is generated again, "
+                                        "and drift is repaired as the strategy does. "
+                                        "Not Helm's C(--force) (replace), which is I(force)."]},
+})
+
 # values_files entries may be URLs in release and template alike.
 _VALUES_URL = ("An entry may be an C(https://) or C(http://) URL, like Helm's C(-f <url>): it is fetched (before "
                "anything touches the cluster) with the chart's TLS options and credentials (sent to the "
@@ -148,6 +271,35 @@ _VALUES_URL = ("An entry may be an C(https://) or C(http://) URL, like Helm's C(
 
 # The user-supplied values of release and template, merged as Helm merges them (one text for both modules).
 _VALUES = {
+    "values_from": {
+        "type": "list", "elements": "dict", "default": [], "aliases": ["valuesFrom"],
+        "description": [
+            "Values that live in the cluster, as Flux's HelmRelease C(valuesFrom): each entry names a ConfigMap or "
+            "Secret and one of its keys, read (also in check mode) before anything is planned or written. In "
+            "order, the key's YAML is merged over the values so far, or, with I(target_path), its text is set at "
+            "that path as C(--set path=<text>) sets it. They come first: then I(values_files), "
+            "I(release_values), I(set_values).",
+            "Values taken from a Secret are masked wherever the task reports them (diffs, plan, messages, "
+            "logs), unless I(show_secrets).",
+            "A missing object or key that is not I(optional), a key whose YAML does not parse, or a read the "
+            "API server refuses fails the task naming the entry; nothing is written.",
+            "On M(helmless.core.template), the connection options name the cluster to read from."],
+        "options": {
+            "kind": {"type": "str", "required": True, "choices": ["ConfigMap", "Secret"],
+                     "description": ["Kind of the object holding the values."]},
+            "name": {"type": "str", "required": True, "description": ["Name of the object."]},
+            "namespace": {"type": "str", "description": ["Its namespace (default: the release namespace)."]},
+            "values_key": {"type": "str", "default": "values.yaml", "aliases": ["valuesKey"],
+                           "description": ["The key holding the values (YAML), or the single value with "
+                                           "I(target_path)."]},
+            "target_path": {"type": "str", "aliases": ["targetPath"],
+                            "description": ["Set the key's text at this path (C(--set) syntax: C(a.b), "
+                                            "C(list[0])): typed like C(--set), a quoted text as a string."]},
+            "optional": {"type": "bool", "default": False,
+                         "description": ["Skip the entry when the object or key does not exist (other failures "
+                                         "still fail)."]},
+            "literal": {"type": "bool", "default": False,
+                        "description": ["With I(target_path), set the text as it is (C(--set-literal))."]}}},
     "values_files": {"type": "list", "elements": "str", "default": [],
                      "description": ["Values files (YAML, like C(-f)), merged in order before I(release_values).",
                                      _VALUES_URL]},
@@ -166,6 +318,15 @@ _VALUES = {
                                                       "C(--set-json), C(file) C(--set-file), C(literal) "
                                                       "C(--set-literal)."]}}},
 }
+
+# cosign verification of OCI charts (release, template, releases and pull).
+_COSIGN = ("A cosign public key (the path of C(cosign.pub), or the PEM itself): the C(oci://) chart must carry a "
+           "signature by it, made by C(cosign sign --key) for the digest of the manifest that is pulled (stored "
+           "by cosign 2 at the tag C(sha256-<digest>.sig), or by cosign 3 as a Sigstore bundle referring to the "
+           "digest), checked before anything else happens. An unsigned chart, one signed by another key, or one "
+           "whose tag moved to other content after signing fails, naming the reference and the reason. Only "
+           "key-based signatures: keyless ones need Fulcio and Rekor, and transparency-log entries are not "
+           "checked (as C(cosign verify --insecure-ignore-tlog)). Needs the Python package securesystemslib.")
 
 # How release and template find, fetch and check a chart (one text for both modules).
 _CHART_FETCH = {
@@ -194,6 +355,8 @@ _CHART_FETCH = {
                                 "C(~/.gnupg)), as Helm."]},
     "plain_http": {"type": "bool", "default": False,
                    "description": ["Talk plain HTTP to the OCI registry of an C(oci://) I(chart_ref)."]},
+    "cosign_key": {"type": "str", "no_log": False,
+                   "description": [_COSIGN]},
 }
 
 RELEASE = dict(copy.deepcopy(_NAME), **{
@@ -262,7 +425,7 @@ RELEASE = dict(copy.deepcopy(_NAME), **{
     "replace": {"type": "bool", "default": False,
                 "description": ["Accepted for compatibility: an uninstalled release name is always reusable."]},
 }, **copy.deepcopy(_VALUES), **copy.deepcopy(_CHART_FETCH), **copy.deepcopy(REPO_ACCESS), **copy.deepcopy(_TIMING),
-   **copy.deepcopy(_STRATEGY), **copy.deepcopy(_DIFF))
+   **copy.deepcopy(_STRATEGY), **copy.deepcopy(_DIFF), **copy.deepcopy(_CONTROLS))
 
 ROLLBACK = dict(copy.deepcopy(_NAME), **{
     "revision": {"type": "int", "default": 0,
@@ -305,6 +468,9 @@ RELEASE_INFO = {
                                  "M(helmless.core.release), C(helm install --labels)) match this label selector, "
                                  "as C(helm list --selector) (C(key=value), C(key!=value), comma-separated)."]},
     "show_secrets": _TIMING["show_secrets"],
+    "ignore": dict(copy.deepcopy(_IGNORE["ignore"]), description=[
+        "Fields left out of C(drift), as the same option of M(helmless.core.release) leaves them out "
+        "(Flux's C(driftDetection.ignore)); objects whose rule ignores C(\"\") are not listed."]),
 }
 
 
@@ -324,6 +490,9 @@ def _unused_connection(*except_):
         out["binary_path"] = copy.deepcopy(CONNECTION["binary_path"])
     return out
 
+
+# The connection options template uses to read values_from (the rest of the group's it only accepts).
+_CLUSTER_READ = ("kubeconfig", "context", "host", "api_key", "ca_cert", "validate_certs") + IDENTITY
 
 TEMPLATE = dict({
     "chart_ref": {"type": "path", "required": True,
@@ -350,8 +519,22 @@ TEMPLATE = dict({
                   "description": ["Only output the documents of these templates (paths relative to the chart, globs "
                                   "allowed), like C(helm template --show-only)."]},
     "output_dir": {"type": "path",
-                   "description": ["Also write each template's documents to C(<output_dir>/<template path>), like "
-                                   "C(--output-dir)."]},
+                   "description": ["Write each template's documents to C(<output_dir>/<template path>) instead of "
+                                   "returning them in C(stdout), laid out byte for byte as C(helm template "
+                                   "--output-dir) writes them into an empty directory; C(stdout) then holds helm's "
+                                   "C(wrote <file>) lines.",
+                                   "Only files whose content differs are written (the task is C(changed) then), so a "
+                                   "rerun changes nothing (helm appends the hooks to the files of an earlier run "
+                                   "again). With I(show_only), only the matching templates' files are written (helm "
+                                   "refuses the pair)."]},
+    "extra_results": {"type": "list", "elements": "str", "default": [],
+                      "choices": ["manifest", "rendered", "resources", "crds", "hooks", "all"],
+                      "description": ["What to return beyond C(stdout) and C(notes) (each repeats the rendered "
+                                      "documents in another form, which a large chart pays for in Ansible's result "
+                                      "handling): C(manifest) the release manifest as Helm stores it, C(rendered) each "
+                                      "template's output, C(resources) the parsed non-hook documents, C(crds) the "
+                                      "C(crds/) files, C(hooks) the hook documents with their settings.",
+                                      "C(all) returns all of them, as the module did before this option existed."]},
     "disable_hook": {"type": "bool", "default": False,
                      "description": ["Leave hooks out of the output (C(--no-hooks))."]},
     "is_upgrade": {"type": "bool", "default": False,
@@ -369,7 +552,8 @@ TEMPLATE = dict({
                           "description": ["Do not verify the chart repository's TLS certificate "
                                           "(C(--insecure-skip-tls-verify))."]},
 }, **copy.deepcopy(_VALUES), **copy.deepcopy(_CHART_FETCH),
-   **{k: copy.deepcopy(v) for k, v in REPO_ACCESS.items() if k != "insecure_skip_tls_verify"}, **_unused_connection())
+   **{k: copy.deepcopy(v) for k, v in REPO_ACCESS.items() if k != "insecure_skip_tls_verify"},
+   **{k: copy.deepcopy(CONNECTION[k]) for k in _CLUSTER_READ}, **_unused_connection(*_CLUSTER_READ))
 
 REPOSITORY = dict({
     "repo_name": {"type": "str", "required": True, "aliases": ["name"],
@@ -437,6 +621,12 @@ PULL = {
     "provenance": {"type": "bool", "default": False,
                    "description": ["Also fetch the chart's C(.prov) file and write it beside the archive, without "
                                    "verifying it (C(helm pull --prov)); the task fails when there is none."]},
+    "cosign_key": {"type": "str", "no_log": False, "description": [_COSIGN]},
+    "force": {"type": "bool", "default": False,
+              "description": ["Download the chart again (not from Helm's content cache) and write it even when "
+                              "I(destination) already holds the same archive or files, reported as a change, as "
+                              "kubernetes.core.helm_pull's I(force). With I(untar_chart), the chart's directory "
+                              "is replaced."]},
 }
 PULL.update(_unused_connection())
 
@@ -469,6 +659,8 @@ def _release_item():
     item["chart_ref"]["aliases"] = ["chart"]
     item["labels"]["description"].append("I(select) matches them, with C(name), C(namespace) and C(chart) (the last "
                                          "part of I(chart_ref)) as if they were labels too.")
+    for name in IDENTITY:  # a release's own identity, over the task's (a tenant's ServiceAccount per release)
+        item[name] = {k: copy.deepcopy(v) for k, v in CONNECTION[name].items() if k != "env"}
     item["needs"] = {"type": "list", "elements": "str", "default": [],
                      "description": ["Names (or C(namespace/name)) of releases of I(releases) this one needs: it "
                                      "starts once each of them succeeded, and is skipped when one did not.",
@@ -525,6 +717,10 @@ RELEASES = {
 }
 
 IGNORED = ("binary_path", "replace")
+# Every option (name and aliases) whose value is a secret: masked wherever a task reports text (secrets.py).
+NO_LOG = frozenset(alias for table in (CONNECTION, REPO_ACCESS, RELEASE, TEMPLATE, REPOSITORY, PULL, REGISTRY_AUTH)
+                   for name, opt in table.items() if opt.get("no_log")
+                   for alias in [name] + list(opt.get("aliases") or ()))
 
 
 def argument_spec(*tables):

@@ -8,6 +8,7 @@ tasks import this module too and should not load them (module start-up is paid b
 import os
 import re
 
+from ..actions.printer import hook_log_stderr, hook_log_text
 from ..actions.progress import Progress
 from ..kube.errors import KubeError
 from ..chart.capabilities import HELM_VERSION
@@ -16,7 +17,8 @@ from .commands import (pull_command, registry_command, release_command, release_
 from ..errors import HelmlessError
 from ..gcpolicy import one_task_process
 from .options import IGNORED
-from .secrets import credentials, note_connection, note_release, object_mask, redacted
+from . import request
+from .secrets import credentials, note_connection, note_known, note_release, object_mask, redacted
 from ..regexcache import regex
 
 _NAME_RE = regex(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
@@ -47,12 +49,17 @@ def parse_duration(text, default=300):
 
 
 def connect(params):
+    """The KubeClient of the task's connection options, acting as the identity they name."""
     from ..kube.client import KubeClient
     from ..kube.config import load_connection
 
+    if params.get("service_account") and params.get("impersonate_user"):
+        raise ModuleFailure("service_account and impersonate_user are mutually exclusive: both name the user to "
+                            "act as")
     try:
         conn = load_connection(params.get("kubeconfig"), params.get("context"), params.get("host"),
-                               params.get("api_key"), params.get("ca_cert"), params.get("validate_certs"))
+                               params.get("api_key"), params.get("ca_cert"), params.get("validate_certs"),
+                               identity=request.identity(params))
     except KubeError as exc:
         raise ModuleFailure(str(exc)) from exc
     note_connection(conn)
@@ -91,7 +98,28 @@ def _options(params, check_mode, progress, **extra):
                    atomic=bool(params.get("atomic") or params.get("rollback_on_failure")),
                    cleanup_on_fail=params.get("cleanup_on_fail", False),
                    history_max=params.get("history_max") if params.get("history_max") is not None else 10,
-                   disable_hook=params.get("disable_hook", False), progress=progress, **extra)
+                   disable_hook=params.get("disable_hook", False), progress=progress,
+                   hook_logs=progress.hook_logs, **extra)
+
+
+def _controls(params):
+    """The Flux-style controls as Options keywords (docs/flux-controls.md), refused before anything is read
+    or written when an ignore rule, a health check or the remediation options are wrong."""
+    from ..actions.base import OperationError, Options
+    from ..actions.remediation import strategy
+    from ..kube.health import HealthCheckError, compile_checks
+    from ..plan.ignore import IgnoreError, compile_rules
+
+    try:
+        out = dict(ignore=compile_rules(params.get("ignore")), health_checks=compile_checks(params.get("health_checks")),
+                   retries=params.get("retries") or 0, remediation=params.get("remediation"),
+                   retry_delay=parse_duration(params.get("retry_delay"), 0), test=params.get("test", False),
+                   test_filter=params.get("test_filter") or (), force_reconcile=params.get("force_reconcile", False),
+                   ignore_test_failures=params.get("ignore_test_failures", False))
+        strategy(Options(atomic=bool(params.get("atomic") or params.get("rollback_on_failure")), **out))
+    except (IgnoreError, HealthCheckError, OperationError) as exc:
+        raise ModuleFailure(str(exc)) from exc
+    return out
 
 
 def _result(outcome, params, diff, client, warnings, progress):
@@ -103,12 +131,13 @@ def _result(outcome, params, diff, client, warnings, progress):
                             diff_context=3 if params.get("diff_context") is None else params["diff_context"])
     result["api_requests"] = {"total": client.count(), "writes": client.count(writes_only=True, include_dry_run=False)}
     result["progress"] = progress.lines
+    result["hook_logs"] = progress.hook_logs
     result["helm_version"] = HELM_VERSION
     # as kubernetes.core.helm: helm's output when it ran a command, '' in check mode and when nothing changed
     ran = outcome.changed and not outcome.check_mode and outcome.release is not None
     result["stdout"] = operation_stdout(outcome.operation, outcome.release, params["release_name"],
                                         outcome.info) if ran else ""
-    result["stderr"] = _lines(warnings)
+    result["stderr"] = _lines(warnings) + hook_log_stderr(progress.hook_logs)
     result["command"] = (rollback_command(params) if outcome.operation == "rollback" else
                          release_command(params, uninstall=outcome.operation == "uninstall"))
     return result, warnings
@@ -123,31 +152,50 @@ def _refused_plan(exc):
 
 
 def _fail(exc, params, diff, client, warnings, progress, command):
-    partial = {"progress": progress.lines}
+    partial = {"progress": progress.lines, "hook_logs": progress.hook_logs}
     refused = _refused_plan(exc)
     if getattr(exc, "outcome", None) is not None and refused is not None and not exc.outcome.changes:
         exc.outcome.plan(refused)
     if getattr(exc, "outcome", None) is not None:
         partial = _result(exc.outcome, params, diff, client, warnings, progress)[0]
         partial["changed"] = not exc.outcome.check_mode and exc.outcome.release is not None
-    partial.update(_failed_output(exc, warnings, command))
-    return ModuleFailure(str(exc), partial)
+    partial.update(_failed_output(exc, warnings, command, progress.hook_logs))
+    return ModuleFailure(str(exc) + hook_log_text(progress.hook_logs), partial)
 
 
-def _values_sources(params, warnings, command, **extra):
-    """``values_files`` with URLs fetched (repo.values_sources); the repository code loads only for a URL."""
-    if not any(re.match(r"(?i)https?://", item) for item in params.get("values_files") or ()):
-        return list(params.get("values_files") or ())
-    from ..repo import RepoError, values_sources
+def _fetch_values(params, warnings, command, **extra):
+    """The task's ValueSources with ``values_files`` URLs fetched (the repository code loads only for a URL)."""
+    sources = request.value_sources(params)
+    if not any(isinstance(item, str) and re.match(r"(?i)https?://", item) for item in sources.files):
+        return sources
+    from ..repo import RepoError, fetch_values_files
     try:
-        return values_sources(params)
+        return sources.with_(files=tuple(fetch_values_files(sources.files, request.chart_source(params))))
     except RepoError as exc:
         raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), **extra)) from exc
 
 
-def _failed_output(exc, warnings, command):
-    """helm's output when it fails: nothing on stdout, the warnings then ``Error: ...`` on stderr."""
-    return {"stdout": "", "stderr": _lines(warnings) + "Error: %s\n" % exc, "command": command}
+def _read_cluster_values(client, namespace, sources, progress=None):
+    """``sources`` with its ``values_from`` read from the cluster (nothing is written before): the values of
+    Secrets are masked from here on, everywhere the task reports."""
+    if not sources.values_from:
+        return sources
+    from ..actions.valuesfrom import ValuesFromError, cluster_values
+    try:
+        values, secrets, read = cluster_values(client, namespace, sources.values_from)
+    except ValuesFromError as exc:
+        raise ModuleFailure(str(exc)) from exc
+    note_known(secrets)
+    if progress is not None:
+        progress("values", "read %s" % ", ".join(read) if read else "no values_from source exists (all optional)")
+    return sources.with_(cluster=values)
+
+
+def _failed_output(exc, warnings, command, hook_logs=()):
+    """helm's output when it fails: nothing on stdout; on stderr the warnings, the hooks' logs (as Helm 4
+    logs them), then ``Error: ...``."""
+    return {"stdout": "", "stderr": _lines(warnings) + hook_log_stderr(hook_logs) + "Error: %s\n" % exc,
+            "command": command}
 
 
 def _lines(messages):
@@ -155,30 +203,31 @@ def _lines(messages):
     return "".join(m + "\n" for m in messages)
 
 
-def _render(params, engine, progress, warnings):
+def _render(params, engine, progress, warnings, sources):
     """The ReleaseInput of the chart the options name, rendered for the release (actions.prepare decides how)."""
     from ..actions.prepare import RenderRequest, prepare
     from ..render import RenderError
-    from ..render.template import local_chart
 
-    chart_ref, want = local_chart(params)
+    source = request.chart_source(params)
+    chart_ref, want = source.local()
     if chart_ref is None:
-        from ..repo import RepoError, chart_from_options
+        from ..repo import RepoError, fetch_chart
         try:  # repository/URL charts are fetched here, before the release is read or planned
-            chart_ref, want = chart_from_options(params, warnings)
+            chart_ref, want = fetch_chart(source, warnings)
         except RepoError as exc:
             raise ModuleFailure(str(exc)) from exc
-    if chart_ref != params.get("chart_ref"):
-        progress("chart", "%s fetched to %s" % (params.get("chart_ref"), chart_ref))
-    request = RenderRequest(
-        chart=chart_ref, name=params["release_name"], namespace=params["release_namespace"],
-        values=params.get("release_values") or {}, values_files=params.get("values_files") or (),
-        set_values=params.get("set_values") or (), reset_values=params.get("reset_values", True),
-        reuse_values=params.get("reuse_values"), reset_then_reuse_values=params.get("reset_then_reuse_values"),
-        post_renderer=params.get("post_renderer"), enable_plugins=params.get("enable_plugins", False),
-        skip_schema_validation=params.get("skip_schema_validation", False))
+    if chart_ref != source.ref:
+        progress("chart", "%s fetched to %s" % (source.ref, chart_ref))
+    render_request = RenderRequest(
+        chart=chart_ref, name=params["release_name"], namespace=params["release_namespace"], values=sources,
+        reset_values=params.get("reset_values", True), reuse_values=params.get("reuse_values"),
+        reset_then_reuse_values=params.get("reset_then_reuse_values"), post_renderer=params.get("post_renderer"),
+        enable_plugins=params.get("enable_plugins", False),
+        skip_schema_validation=params.get("skip_schema_validation", False),
+        fresh=params.get("force_reconcile", False),
+        skip_crds=params.get("skip_crds", False) or params.get("crds") == "skip")
     try:
-        inp, have = prepare(engine, request, progress)
+        inp, have = prepare(engine, render_request, progress)
     except RenderError as exc:
         raise ModuleFailure(str(exc), {"progress": progress.lines}) from exc
     if want and want != have:
@@ -210,8 +259,11 @@ def _run_release(params, check_mode, diff, progress, warnings, absent, command):
     except ModuleFailure as exc:
         exc.result.update(_failed_output(exc, warnings, command))
         raise
-    if not absent:  # values from URLs are fetched before anything touches the cluster
-        params = dict(params, values_files=_values_sources(params, warnings, command))
+    controls = {} if absent else _controls(params)
+    if controls.get("health_checks") and _wait(params) == "hookOnly" and not (params.get("atomic")
+                                                                              or params.get("rollback_on_failure")):
+        warnings.append("health_checks are used only while waiting: set wait (true, watcher or legacy)")
+    sources = None if absent else _fetch_values(params, warnings, command)  # URLs before the cluster is touched
     client = connect(params)
     engine = ReleaseEngine(client, params["release_name"], params["release_namespace"],
                            params.get("storage_driver") or "secret",
@@ -225,13 +277,17 @@ def _run_release(params, check_mode, diff, progress, warnings, absent, command):
             left = _left_installed(engine, check_mode, progress)
             if left is not None:
                 return _result(left, params, diff, client, warnings, progress)
-        inp = _render(params, engine, progress, warnings)
+        sources = _read_cluster_values(client, params["release_namespace"], sources, progress)
+        inp = _render(params, engine, progress, warnings, sources)
         note_release(engine.history(), inp)
         crds = params.get("crds") or "install"
         opts = _options(params, check_mode, progress, create_namespace=params.get("create_namespace", False),
                         skip_crds=params.get("skip_crds", False) or crds == "skip", upgrade_crds=crds == "upgrade",
-                        description=params.get("description"), labels=params.get("labels"))
-        return _result(engine.present(inp, opts), params, diff, client, warnings, progress)
+                        description=params.get("description"), labels=params.get("labels"), **controls)
+
+        def again():  # a retry renders as the new revision it writes
+            return _render(dict(params, force_reconcile=True), engine, progress, warnings, sources)
+        return _result(engine.present(inp, opts, again), params, diff, client, warnings, progress)
     except (OperationError, KubeError) as exc:
         raise _fail(exc, params, diff, client, warnings, progress, command) from exc
 
@@ -292,31 +348,42 @@ def run_release_test(params, check_mode=False):
     try:
         note_release(engine.history())
         rel, tests = run_tests(engine, params.get("filter") or (), timeout, params.get("logs", False), check_mode,
-                               progress)
+                               progress, progress.hook_logs)
     except TestFailed as exc:
-        failed = dict(_failed_output(exc, warnings, command), changed=True, tests=exc.tests, rc=1,
-                      progress=progress.lines)
-        failed["stdout"] = _test_stdout(engine.history()[-1])  # helm test prints the suite, then fails
-        raise ModuleFailure(str(exc), failed) from exc
+        failed = dict(_failed_output(exc, warnings, command, progress.hook_logs), changed=True, tests=exc.tests,
+                      rc=1, progress=progress.lines, hook_logs=progress.hook_logs)
+        # helm test prints the suite (and with --logs the test pods' logs), then fails
+        failed["stdout"] = _test_stdout(engine.history()[-1], exc.tests if params.get("logs") else None)
+        raise ModuleFailure(str(exc) + hook_log_text(progress.hook_logs), failed) from exc
     except (OperationError, KubeError) as exc:
         raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), changed=False, rc=1,
                                            progress=progress.lines)) from exc
+    shown = tests if params.get("logs") and not check_mode else None
     return {"changed": bool(tests), "status": release_status(rel), "tests": tests, "progress": progress.lines,
-            "command": command, "stdout": _test_stdout(rel), "stderr": _lines(warnings), "rc": 0}, warnings
+            "hook_logs": progress.hook_logs, "command": command, "stdout": _test_stdout(rel, shown),
+            "stderr": _lines(warnings) + hook_log_stderr(progress.hook_logs), "rc": 0}, warnings
 
 
-def _test_stdout(rel):
-    """What ``helm test`` prints: the release's status with its test suite, without notes."""
+def _test_stdout(rel, logged=None):
+    """What ``helm test`` prints: the release's status with its test suite, without notes; with ``--logs``
+    (``logged``: the test results carrying them), an empty line and the test pods' logs."""
     from ..actions.printer import status_text
-    return status_text(dict(rel, info=dict(rel.get("info") or {}, notes="")))
+    from ..actions.testing import logs_stdout
+    text = status_text(dict(rel, info=dict(rel.get("info") or {}, notes="")))
+    return text if logged is None else text + "\n" + logs_stdout(logged)
 
 
 @redacted
 def run_info(params):
     from ..actions.info import describe, list_releases
     from ..actions.base import OperationError, ReleaseContext
+    from ..plan.ignore import IgnoreError, compile_rules
 
     warnings = ignored_warnings(params)
+    try:
+        ignore = compile_rules(params.get("ignore"))
+    except IgnoreError as exc:
+        raise ModuleFailure(str(exc)) from exc
     client = connect(params)
     engine = ReleaseContext(client, params.get("release_name") or "", params["release_namespace"],
                             params.get("storage_driver") or "secret",
@@ -324,7 +391,7 @@ def run_info(params):
     try:
         if params.get("release_name"):
             status = describe(engine, params.get("revision"), params.get("get_all_values", False),
-                              params.get("show_secrets", False), params.get("release_state") or ())
+                              params.get("show_secrets", False), params.get("release_state") or (), ignore)
             result = {"changed": False}
             if status is not None:
                 result["status"] = status
@@ -364,18 +431,33 @@ def freeze_imports():
 @redacted(keys=("command", "stderr"))
 def run_template_task(params, check_mode=False):
     """``helm template`` for the template module: the render, plus helm's ``stdout``/``stderr``/``rc``."""
-    from ..render.template import TemplateCommandError, run_template
+    from ..render.template import TemplateCommandError, TemplateRequest, run_template
 
     command = template_command(params)
     warnings = ignored_warnings(params)
-    params = dict(params, values_files=_values_sources(params, warnings, command, rc=1))
+    sources = _fetch_values(params, warnings, command, rc=1)
+    if sources.values_from:  # values in the cluster: the connection options name it
+        try:
+            sources = _read_cluster_values(connect(params), params.get("release_namespace") or "default", sources)
+        except ModuleFailure as exc:
+            exc.result.update(_failed_output(exc, warnings, command), rc=1)
+            raise
+    template = TemplateRequest(
+        chart=request.chart_source(params), name=params.get("release_name") or "release-name",
+        namespace=params.get("release_namespace") or "default", values=sources,
+        is_upgrade=bool(params.get("is_upgrade")), kube_version=params.get("kube_version"),
+        api_versions=tuple(params.get("api_versions") or ()), post_renderer=params.get("post_renderer"),
+        enable_plugins=bool(params.get("enable_plugins")), include_crds=bool(params.get("include_crds")),
+        disable_hooks=bool(params.get("disable_hook")), show_only=tuple(params.get("show_only") or ()),
+        output_dir=params.get("output_dir"), check_mode=check_mode,
+        extra_results=tuple(params.get("extra_results") or ()))
     try:
-        result, more = run_template(dict(params, check_mode=check_mode))
+        result, more = run_template(template)
     except TemplateCommandError as exc:
         raise ModuleFailure(str(exc), dict(_failed_output(exc, warnings, command), rc=1)) from exc
     warnings += more
-    result.update(changed=bool(result.get("files")) and not check_mode, stderr=_lines(warnings), rc=0,
-                  command=command, helm_version=HELM_VERSION)
+    result.update(changed=result.get("changed", False), stderr=_lines(warnings), rc=0, command=command,
+                  helm_version=HELM_VERSION)
     return result, warnings
 
 
@@ -415,7 +497,8 @@ def run_pull(params, check_mode=False):
                             params.get("repo_url") or None, access, params.get("chart_devel", False),
                             params.get("untar_chart", False), params.get("plain_http", False), check_mode,
                             params.get("verify_chart", False), params.get("verify_chart_keyring"),
-                            params.get("provenance", False))
+                            params.get("provenance", False), params.get("force", False),
+                            params.get("cosign_key"))
     except RepoError as exc:
         raise ModuleFailure(str(exc), dict(_failed_output(exc, (), pull_command(params)), rc=1)) from exc
     warnings = ignored_warnings(params)

@@ -11,6 +11,7 @@ import contextvars
 import functools
 
 from ..actions.redaction import MIN_LENGTH, Redactor, record_secrets, url_passwords
+from .options import NO_LOG
 
 _SENSITIVE = ("token", "password", "client-key-data", "client-certificate-data", "id-token", "refresh-token",
               "access-token", "client-secret")
@@ -47,14 +48,15 @@ def sensitive_values(kubeconfig):
 
 
 def credentials(params):
-    """The secrets among a task's options: api_key, passwords (and their Basic auth form), kubeconfig
-    credentials, the passwords of ``user:password@`` URLs (a repository URL, a chart or values file URL)."""
+    """The secrets among a task's options: the value of every ``no_log`` option (api_key, passwords and
+    their Basic auth form, the SQL connection string), kubeconfig credentials, the passwords of
+    ``user:password@`` URLs (a repository URL, a chart or values file URL, the SQL connection string)."""
     found = sensitive_values(params.get("kubeconfig"))
     for value in params.values():
         for text in value if isinstance(value, list) else [value]:
             if isinstance(text, str):
                 found |= url_passwords(text)
-    found.update(params[name] for name in ("api_key", "repo_password", "password") if params.get(name))
+    found.update(params[name] for name in NO_LOG if isinstance(params.get(name), str) and params[name])
     for user, password in _LOGINS:
         if params.get(password):
             pair = "%s:%s" % (params.get(user) or "", params[password])
@@ -107,6 +109,14 @@ def note_release(records, inp=None):
     if task is None or task.show_secrets:
         return
     task.redactor.add(record_secrets(list(records) + ([{"manifest": inp.manifest, "hooks": inp.hooks}] if inp else [])))
+
+
+def note_known(strings):
+    """The running task shows none of these values anywhere, objects included (values the release read
+    from a Secret), unless it has ``show_secrets``."""
+    task = _ACTIVE.get()
+    if task is not None and not task.show_secrets:
+        task.redactor.add_known(strings)
 
 
 def object_mask():

@@ -72,6 +72,7 @@ class KubeClient:
     # ---- raw requests -----------------------------------------------------------------------
     def _headers(self, content_type=None, accept="application/json"):
         headers = {"Accept": accept, "User-Agent": "helmless.core"}
+        headers.update(self.connection.impersonation_headers())
         auth = self.connection.authorization()
         if auth:
             headers["Authorization"] = auth

@@ -12,6 +12,7 @@ import json
 import os
 import threading
 import time
+from dataclasses import dataclass
 
 from . import blockyaml
 from .errors import KubeConfigError
@@ -48,6 +49,7 @@ class Connection:
         self.token_file = None
         self.basic = None
         self.exec_config = None
+        self.impersonate = {}  # user, uid, groups, extra: who the requests act as (kubectl's --as family)
         self._exec_token = None
         self._exec_expiry = None
         self._exec_lock = threading.Lock()
@@ -69,6 +71,21 @@ class Connection:
         if self.basic:
             return "Basic " + base64.b64encode(("%s:%s" % self.basic).encode()).decode()
         return None
+
+    def impersonation_headers(self):
+        """The API server's impersonation headers, as client-go sends them (a header per group and extra
+        value; extra keys percent-escaped where a header name cannot hold them)."""
+        imp = self.impersonate
+        if not imp.get("user"):
+            return {}
+        headers = {"Impersonate-User": imp["user"]}
+        if imp.get("uid"):
+            headers["Impersonate-Uid"] = imp["uid"]
+        if imp.get("groups"):
+            headers["Impersonate-Group"] = list(imp["groups"])
+        for key, values in sorted((imp.get("extra") or {}).items()):
+            headers["Impersonate-Extra-" + _header_key(key)] = list(values)
+        return headers
 
     def secrets(self):
         """The credentials this connection sends as they stand (tokens, Basic auth password and header),
@@ -130,6 +147,59 @@ class Connection:
         if self.host.startswith("https"):
             context = tls_context(self.verify, self.ca_file, self.cert_file, self.key_file)
         return Pool(self.host, context, self.tls_server_name, self.proxy, maxsize)
+
+
+_HEADER_KEY = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#$&'*+-.^_`|~")
+
+
+def _header_key(key):
+    """client-go's headerKeyEscape: every byte a header name cannot hold (and ``%``) as ``%XX``."""
+    return "".join(chr(b) if chr(b) in _HEADER_KEY else "%%%02X" % b for b in key.encode("utf-8"))
+
+
+def impersonation(user=None, groups=None, uid=None, extra=None, base=None, where="impersonate"):
+    """The identity to act as: ``user``/``groups``/``uid``/``extra`` (task options, each when given) over
+    ``base`` (a kubeconfig's ``as`` family), field by field as kubectl's flags override the kubeconfig.
+    Groups, a uid or extras without a user are refused, as the API server refuses them."""
+    out = dict(base or {})
+    for key, value in (("user", user), ("groups", groups), ("uid", uid), ("extra", extra)):
+        if value not in (None, "", [], {}):
+            out[key] = value
+    if out.get("groups") is not None:
+        if isinstance(out["groups"], str) or not all(isinstance(g, str) and g for g in out["groups"]):
+            raise KubeConfigError("%s groups must be a list of group names, got %r" % (where, out["groups"]))
+    extra_values = {}
+    for key, values in (out.get("extra") or {}).items():
+        values = [values] if isinstance(values, str) else values
+        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+            raise KubeConfigError("%s extra %r must be a string or a list of strings, got %r" % (where, key, values))
+        extra_values[str(key)] = values
+    out["extra"] = extra_values
+    if not out.get("user") and (out.get("groups") or out.get("uid") or out.get("extra")):
+        raise KubeConfigError("%s: groups, uid and extra need a user to impersonate (the API server refuses "
+                              "them alone)" % where)
+    return {k: v for k, v in out.items() if v}
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who a task acts as (kubectl's ``--as``, ``--as-group``, ``--as-uid``; kubeconfig ``as-user-extra``);
+    an unset field keeps the kubeconfig's."""
+    user: str = None
+    groups: tuple = ()
+    uid: str = None
+    extra: dict = None
+
+
+def service_account_user(account, namespace=None):
+    """The user name of ServiceAccount ``namespace/name`` (or ``name`` in ``namespace``), as the API server
+    names it: ``system:serviceaccount:<namespace>:<name>``."""
+    ns, _, name = str(account).rpartition("/")
+    ns = ns or namespace
+    if not name or not ns or "/" in ns or ":" in str(account):
+        raise KubeConfigError("service_account %r: give namespace/name, or a name in the release namespace"
+                              % account)
+    return "system:serviceaccount:%s:%s" % (ns, name)
 
 
 def _rfc3339(text):
@@ -223,6 +293,8 @@ def _from_kubeconfig(kubeconfig, context):
     if user.get("username"):
         conn.basic = (user["username"], user.get("password", ""))
     conn.exec_config = user.get("exec")
+    conn.impersonate = impersonation(user.get("as"), user.get("as-groups"), user.get("as-uid"),
+                                     user.get("as-user-extra"), where="kubeconfig user %r" % ctx.get("user"))
     if user.get("auth-provider"):
         conn.token = _auth_provider_token(kubeconfig, name)
     return conn
@@ -258,8 +330,9 @@ def _in_cluster():
 
 
 def load_connection(kubeconfig=None, context=None, host=None, api_key=None, ca_cert=None, validate_certs=None,
-                    proxy=None):
-    """The Connection for these options (``None`` means unset)."""
+                    proxy=None, identity=None):
+    """The Connection for these options (``None`` means unset); ``identity`` (an :class:`Identity`)
+    overrides the kubeconfig's ``as`` family field by field, as kubectl's ``--as`` flags do."""
     if isinstance(kubeconfig, str) and kubeconfig.strip().startswith(("apiVersion", "{")) and "\n" in kubeconfig:
         kubeconfig = _parse(kubeconfig, "(inline)")
     if kubeconfig:
@@ -285,4 +358,7 @@ def load_connection(kubeconfig=None, context=None, host=None, api_key=None, ca_c
         conn.verify = bool(validate_certs)
     if proxy:
         conn.proxy = proxy
+    if identity is not None:
+        conn.impersonate = impersonation(identity.user, list(identity.groups or ()) or None, identity.uid,
+                                         identity.extra, base=conn.impersonate)
     return conn

@@ -1,7 +1,8 @@
 """API discovery (which kinds exist, their plural names and scope), cached on disk per cluster+version.
 
 Uses aggregated discovery (two requests for the whole cluster) and keeps the answer on disk keyed by
-server URL and gitVersion for up to 6 hours (kubectl's TTL), so a no-op run needs only ``GET /version``. An unknown kind refreshes once
+server URL and gitVersion for up to 6 hours (kubectl's TTL), so a run that renders nothing (uninstall,
+rollback, status) needs only ``GET /version``; a render's Capabilities are discovered anew, as Helm's. An unknown kind refreshes once
 (a CRD may just have been installed) before failing with Helm's message, and so does a kind the cache
 maps to a path the server no longer serves (``KubeClient._on_kind``).
 """
@@ -105,7 +106,11 @@ class Discovery:
         return True
 
     def api_versions(self):
-        """``group/version`` and ``group/version/Kind`` strings, as Helm's Capabilities.APIVersions."""
+        """``group/version`` and ``group/version/Kind`` strings, as Helm's Capabilities.APIVersions: discovered
+        by this run, never from the disk cache (Helm invalidates its cache before it reads them, so a CRD
+        created since, as prometheus-operator's, is what ``.Capabilities.APIVersions.Has`` sees)."""
+        if not self._fresh:
+            self.invalidate()
         out = []
         for gv, kinds in sorted(self._load().items()):
             out.append(gv)

@@ -128,15 +128,16 @@ class _Connection:
 
 def _request_bytes(method, target, host, headers, body):
     """The request head and body; a header with a line break or NUL is refused (ValueError), as http.client
-    refuses it: it would smuggle headers of its own."""
+    refuses it: it would smuggle headers of its own. A list value sends the header once per item."""
     lines = ["%s %s HTTP/1.1" % (method, target), "Host: " + host, "Accept-Encoding: identity"]
-    for name, value in headers.items():
-        value = str(value)
+    for name, values in headers.items():
         if _BAD_HEADER.intersection(name) or ":" in name:
             raise ValueError("Invalid header name %r" % name)
-        if _BAD_HEADER.intersection(value):  # the value itself is not quoted: it is a credential, often
-            raise ValueError("Invalid header value for %s: it holds a line break or NUL" % name)
-        lines.append("%s: %s" % (name, value))
+        for value in values if isinstance(values, list) else [values]:
+            value = str(value)
+            if _BAD_HEADER.intersection(value):  # the value itself is not quoted: it is a credential, often
+                raise ValueError("Invalid header value for %s: it holds a line break or NUL" % name)
+            lines.append("%s: %s" % (name, value))
     if body is not None or method in ("POST", "PUT", "PATCH"):
         lines.append("Content-Length: %d" % len(body or b""))
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + (body or b"")

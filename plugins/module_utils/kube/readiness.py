@@ -2,6 +2,7 @@
 import time
 
 from .errors import KubeError
+from .health import HealthCheckError
 from .kstatus import CURRENT, FAILED, compute
 
 WAIT_STRATEGIES = ("watcher", "legacy", "hookOnly")
@@ -205,8 +206,8 @@ def not_ready_reason(client, obj):
     return "; ".join(parts) or "waiting for its status"
 
 
-def _watcher_reason(client, obj, with_jobs):
-    status, message = compute(obj, with_jobs)
+def _watcher_reason(client, obj, with_jobs, judge=None):
+    status, message = judge(obj) if judge else compute(obj, with_jobs)
     prefix = not_ready_reason(client, obj) + "; " if obj.get("kind") in _WORKLOADS else ""
     return "%sstatus %s: %s" % (prefix, status, message)
 
@@ -217,7 +218,7 @@ def _details(items, reason):
 
 
 def wait_ready(client, refs, timeout, interval=1.0, deadline=None, report=None, report_every=5.0,
-               strategy="legacy", with_jobs=False):
+               strategy="legacy", with_jobs=False, checks=None):
     """Poll ``refs`` [(apiVersion, kind, name, namespace)] until all are ready; raise WaitTimeout.
 
     ``strategy`` is Helm 4's: ``legacy`` (Helm 3's readiness rules) or ``watcher`` (kstatus: an object is
@@ -225,16 +226,32 @@ def wait_ready(client, refs, timeout, interval=1.0, deadline=None, report=None, 
     are done, as Helm's watcher). ``with_jobs`` waits for Jobs to complete (``--wait-for-jobs``).
     The timeout message names every object still not ready and why (its counts, conditions, kstatus).
     ``report(still)`` is called every ``report_every`` seconds with the [(ref, reason)] not ready yet.
+    ``checks`` (kube.health.HealthChecks) judge the kinds they name instead, with either strategy.
     """
     now = time.monotonic()
     deadline = deadline or now + timeout
     next_report = now + report_every
     pending, failed = list(refs), []
 
+    def judge(obj):
+        """(kstatus status, message): the object's health check when it has one, else kstatus."""
+        check = checks.for_object(obj) if checks else None
+        if check is None:
+            return compute(obj, with_jobs)
+        try:
+            return check.status(obj)
+        except HealthCheckError as exc:
+            raise WaitFailed("%s/%s: %s" % (obj.get("kind"), (obj.get("metadata") or {}).get("name"), exc)) from exc
+
+    def checked(obj):
+        return bool(checks) and checks.for_object(obj) is not None
+
     def reason(obj):
         if obj is None:
             return "not found"
-        return _watcher_reason(client, obj, with_jobs) if strategy == "watcher" else not_ready_reason(client, obj)
+        if strategy == "watcher" or checked(obj):
+            return _watcher_reason(client, obj, with_jobs, judge)
+        return not_ready_reason(client, obj)
 
     while True:
         still = []
@@ -242,26 +259,24 @@ def wait_ready(client, refs, timeout, interval=1.0, deadline=None, report=None, 
             obj = client.get(*ref[:3], namespace=ref[3] or None)
             if obj is None:
                 still.append((ref, obj))
-            elif strategy != "watcher":
+            elif strategy != "watcher" and not checked(obj):
                 if not is_ready(client, obj, check_jobs=with_jobs):
                     still.append((ref, obj))
             elif not (obj.get("kind") == "Deployment" and (obj.get("spec") or {}).get("paused")):
-                status = compute(obj, with_jobs)[0]
+                status = judge(obj)[0]
                 if status == FAILED:
                     failed.append((ref, obj))
                 elif status != CURRENT:
                     still.append((ref, obj))
         if not still and failed:
-            raise WaitFailed("resources failed: %s" % _details(failed, lambda obj: "status %s: %s" % compute(
-                obj, with_jobs)))
+            raise WaitFailed("resources failed: %s" % _details(failed, lambda obj: "status %s: %s" % judge(obj)))
         if not still:
             return
         now = time.monotonic()
         if now >= deadline:
             message = "timed out waiting for the condition: resources not ready: %s" % _details(still, reason)
             if failed:
-                message += "; resources failed: %s" % _details(failed, lambda obj: "status %s: %s" % compute(
-                    obj, with_jobs))
+                message += "; resources failed: %s" % _details(failed, lambda obj: "status %s: %s" % judge(obj))
             raise WaitTimeout(message)
         if report is not None and now >= next_report:
             report([(ref, reason(obj)) for ref, obj in still])

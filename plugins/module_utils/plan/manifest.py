@@ -57,13 +57,15 @@ class ManifestError(HelmlessError, ValueError):
 
 
 class Resource:
-    """One object of a manifest: its parsed body, where it came from, and its identity."""
+    """One object of a manifest: its parsed body, where it came from, and its identity. ``listed_as`` is the
+    kind of the list document that held it (Helm orders the document, not its items), else None."""
 
-    __slots__ = ("obj", "source")
+    __slots__ = ("obj", "source", "listed_as")
 
-    def __init__(self, obj, source=""):
+    def __init__(self, obj, source="", listed_as=None):
         self.obj = obj
         self.source = source
+        self.listed_as = listed_as
 
     @property
     def api_version(self):
@@ -131,17 +133,26 @@ def load_document(text):
 
 
 def parse_manifest(text):
-    """Manifest text → [Resource]; non-object documents (comments only) are skipped."""
+    """Manifest text → [Resource]; non-object documents (comments only) are skipped. A list document (one
+    with ``items``, such as ``kind: List``) is its items, as Helm's resource builder flattens it: each is
+    installed, owned, upgraded and deleted as an object of its own, while the manifest keeps the list."""
     out = []
     for source, obj in documents(text):
         if obj is None:
             continue
-        if not isinstance(obj, dict) or not obj.get("kind") or not obj.get("apiVersion"):
-            raise ManifestError("%s: object has no kind or apiVersion" % (source or "manifest"))
-        if not (obj.get("metadata") or {}).get("name"):
-            raise ManifestError("%s: %s has no metadata.name" % (source or "manifest", obj.get("kind")))
-        out.append(Resource(obj, source))
+        for item, listed_as in _items(obj, source, None):
+            if not (item.get("metadata") or {}).get("name"):
+                raise ManifestError("%s: %s has no metadata.name" % (source or "manifest", item.get("kind")))
+            out.append(Resource(item, source, listed_as))
     return out
+
+
+def _items(obj, source, listed_as):
+    if not isinstance(obj, dict) or not obj.get("kind") or not obj.get("apiVersion"):
+        raise ManifestError("%s: object has no kind or apiVersion" % (source or "manifest"))
+    if not isinstance(obj.get("items"), list):  # what Kubernetes' decoder takes for a list
+        return [(obj, listed_as)]
+    return [pair for item in obj["items"] for pair in _items(item, source, listed_as or obj["kind"])]
 
 
 def _order_index(order, kind):
@@ -152,8 +163,9 @@ def _order_index(order, kind):
 
 
 def sort_resources(resources, order=INSTALL_ORDER):
-    """Stable sort by kind in Helm's install (or uninstall) order; unknown kinds last, alphabetically."""
-    return sorted(resources, key=lambda r: _order_index(order, r.kind))
+    """Stable sort by kind in Helm's install (or uninstall) order; unknown kinds last, alphabetically; the
+    items of a list document where the list's kind goes."""
+    return sorted(resources, key=lambda r: _order_index(order, r.listed_as or r.kind))
 
 
 def with_ownership(obj, release, namespace):

@@ -6,7 +6,6 @@ only made when the client-side patch is not empty), so ``changed`` in check mode
 real run.
 """
 import base64
-import copy
 
 from ..kube.errors import ApiError, KubeError, Unreachable
 from .manifest import (Resource, keeps_resource, ownership_problem, sort_resources, with_ownership,
@@ -14,7 +13,9 @@ from .manifest import (Resource, keeps_resource, ownership_problem, sort_resourc
 from ..errors import HelmlessError
 from .changes import refusal_fields
 from .fields import ASSIGNED, csa_entries, keep_theirs, manager_fields, owned_fields
+from .ignore import NONE, differing, pinned, unowned_left_out, whole
 from .patch import drift, three_way, two_way
+from .standin import dry_run_elsewhere, replaced
 from ..regexcache import regex
 
 STRATEGIES = ("chart-delta", "helm3", "server-side")
@@ -35,7 +36,7 @@ class Change:
     """What happens to one object. ``action``: create, patch, apply, replace, delete, unchanged, drift, keep, skip."""
 
     __slots__ = ("action", "resource", "before", "after", "patch", "patch_type", "drift", "namespace", "crd",
-                 "body", "force", "upgrade", "reason", "previous", "refused")
+                 "body", "force", "upgrade", "reason", "previous", "refused", "ignored")
 
     def __init__(self, action, resource, namespace, before=None, after=None, patch=None, patch_type=None,
                  drift_paths=None, crd=False):
@@ -54,6 +55,7 @@ class Change:
         self.reason = None  # uninstall's keep/skip: why the object stays (uninstall_plan)
         self.previous = None  # the object in the last revision's manifest (field causes: chart or drift)
         self.refused = None  # (message, field paths) of the server's refusal of the planned request
+        self.ignored = None  # pointers an ignore rule keeps at another value than the chart's (plan/ignore.py)
 
     @property
     def changes(self):
@@ -66,6 +68,8 @@ class Change:
             out["namespace"] = self.namespace
         if self.drift:
             out["drift"] = self.drift
+        if self.ignored:
+            out["ignored"] = self.ignored
         return out
 
 
@@ -116,7 +120,7 @@ class Planner:
     fold_client_side = True
 
     def __init__(self, client, openapi, release, namespace, strategy="chart-delta", take_ownership=False,
-                 force=False, force_conflicts=False, workers=16, method=None):
+                 force=False, force_conflicts=False, workers=16, method=None, ignore=None):
         if strategy not in STRATEGIES:
             raise PlanError("apply_strategy must be one of %s" % ", ".join(STRATEGIES))
         self.method = method or METHODS.get(strategy, "csa")
@@ -132,6 +136,7 @@ class Planner:
         self.force = force
         self.force_conflicts = force_conflicts
         self.workers = workers
+        self.ignore = ignore or NONE  # ignore rules: fields of existing objects left to others
         self.pending_kinds = {}
         self.new_namespaces = set()
 
@@ -221,8 +226,11 @@ class Planner:
                 # applied body is what the object will hold
                 return dict(body)
             if exc.not_found and change.before is None:
-                if (change.namespace or "") in self.new_namespaces:
-                    return None  # inside a namespace the plan itself creates first
+                if (change.namespace or "") in self.new_namespaces:  # the plan itself creates it first
+                    try:
+                        return dry_run_elsewhere(self.client, change, self.force_conflicts or change.force)
+                    except ApiError as invalid:
+                        raise PlanError("%s %s: %s" % (res.kind, res.name, invalid.message or invalid)) from invalid
                 raise PlanError('%s "%s" in namespace "%s": %s' % (res.kind, res.name, change.namespace,
                                                                    exc.message or exc)) from exc
             if exc.conflict and change.action == "apply":
@@ -297,8 +305,13 @@ class Planner:
         target = with_ownership(res.obj, self.release, self.namespace)
         if ns:
             target["metadata"]["namespace"] = ns
+        ignored = self.ignore.for_object(target, ns) if self.ignore else ()
         if live is None:
             if self.strategy == "chart-delta" and missing_is_drift and prev is not None and _same(prev.obj, res.obj):
+                if whole(ignored):  # as Flux, an object ignored as a whole is left out, also when missing
+                    change = Change("skip", res, ns)
+                    change.reason = "ignored"
+                    return change
                 return Change("drift", res, ns, after=None, drift_paths=["(object missing)"])
             ssa = self.method == "ssa"
             change = Change("apply" if ssa else "create", raw if ssa else res, ns,
@@ -312,6 +325,20 @@ class Planner:
                 raise PlanError('unable to continue with %s: %s "%s"%s exists and cannot be imported into '
                                 'the current release: invalid ownership metadata; %s'
                                 % (self.operation, res.kind, res.name, where, problem))
+        if whole(ignored):
+            return Change("unchanged", res, ns, before=live, after=live)
+        kept = differing(target, live, ignored)
+        if ignored:  # every ignored field holds its live value on all sides: never drift, never written
+            res, raw = (Resource(pinned(r.obj, live, ignored), r.source) for r in (res, raw))
+            prev, raw_prev = (None if r is None else Resource(pinned(r.obj, live, ignored), r.source)
+                              for r in (prev, raw_prev))
+            target = pinned(target, live, ignored)
+        change = self._existing(res, raw, ns, prev, raw_prev, live, target, ignored)
+        change.ignored = kept or None
+        return change
+
+    def _existing(self, res, raw, ns, prev, raw_prev, live, target, ignored):
+        """The change of an object that exists (fields an ignore rule keeps already pinned to live)."""
         meta = self._meta(res)
         paths = drift(prev.obj, live, meta) if prev is not None else []
         if self.force:
@@ -319,7 +346,7 @@ class Planner:
             body["metadata"] = dict(target["metadata"], resourceVersion=live["metadata"].get("resourceVersion"))
             return Change("replace", res, ns, before=live, after=body, drift_paths=paths)
         if self.method == "ssa":
-            return self._plan_apply(raw, ns, raw_prev, live, self._owned(raw, ns), paths)
+            return self._plan_apply(raw, ns, raw_prev, live, self._owned(raw, ns), paths, ignored)
         if self.strategy == "chart-delta" and prev is not None:
             original = with_ownership(prev.obj, self.release, self.namespace)
             if ns:
@@ -346,7 +373,7 @@ class Planner:
             target["metadata"]["namespace"] = ns
         return target
 
-    def _plan_apply(self, res, ns, prev, live, target, paths):
+    def _plan_apply(self, res, ns, prev, live, target, paths, ignored=()):
         """Server-side apply of ③ (server-side: conflicts unless force_conflicts, as Helm 4), or of ③ less
         the fields the chart did not change that someone else has taken over since (chart-delta: those
         stay theirs, the rest is the chart's and forced; with no ① — an object taken over — all of ③)."""
@@ -365,6 +392,8 @@ class Planner:
             if ns:
                 original["metadata"]["namespace"] = ns
             body = keep_theirs(original, target, owned_fields(live, manager))
+        if ignored:
+            body = unowned_left_out(body, live, ignored, owned_fields(live, manager))
         if settled and body is not target and _subset(body, live):
             return Change("unchanged", res, ns, before=live, after=live, drift_paths=paths)
         change = Change("apply", res, ns, before=live, after=body, drift_paths=paths)
@@ -414,9 +443,9 @@ def assigned_marked(answer, body):
     """A dry-run create's answer with what the server assigns at creation (uid, times, versions,
     a Service's cluster IPs and node ports the chart left open, labels carrying the uid) shown as
     ``ASSIGNED``: the dry run invents those values and the real create will assign others."""
-    out = copy.deepcopy(answer)
+    uid = (answer.get("metadata") or {}).get("uid")
+    out = replaced(answer, uid, ASSIGNED)  # one copy (a CRD's answer is large): ``answer`` stays as it is
     meta = out.get("metadata") or {}
-    uid = meta.get("uid")
     for key in ("uid", "creationTimestamp", "resourceVersion", "generation"):
         if key in meta:
             meta[key] = ASSIGNED
@@ -430,15 +459,7 @@ def assigned_marked(answer, body):
             asked = wanted_ports[index] if index < len(wanted_ports) else {}
             if "nodePort" in port and not (isinstance(asked, dict) and asked.get("nodePort")):
                 port["nodePort"] = ASSIGNED
-    return _replace_value(out, uid, ASSIGNED) if uid else out
-
-
-def _replace_value(node, old, new):
-    if isinstance(node, dict):
-        return {k: _replace_value(v, old, new) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_replace_value(v, old, new) for v in node]
-    return new if node == old else node
+    return out
 
 
 def secret_view(obj):

@@ -68,10 +68,16 @@ def go_json(value):
     return text
 
 
+_last = {}  # the last record encoded, by its JSON: the size check before a write encodes what the write stores
+
+
 def encode_release(release):
     """Release dict → the base64 text Helm keeps in Secret/ConfigMap data under ``release``."""
-    raw = go_json(release).encode("utf-8")
-    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+    raw = go_json(release)
+    if _last.get("raw") != raw:  # gzip at Helm's level 9 is most of the cost (0.3 s for a 7 MB record)
+        _last.update(raw=raw, text=base64.b64encode(gzip.compress(raw.encode("utf-8"), compresslevel=9,
+                                                                  mtime=0)).decode("ascii"))
+    return _last["text"]
 
 
 def decode_release(text):

@@ -4,6 +4,7 @@
 schema, the engine, NOTES, the optional post-renderer, hook/manifest sorting - and returns a
 :class:`RenderResult` holding exactly what Helm's engine produced and what Helm would store.
 """
+import copy
 import posixpath
 import sys
 from collections.abc import Sequence
@@ -67,8 +68,9 @@ def _load(chart):
     return chart.copy()
 
 
-def merge_user_values(values=None, values_files=(), set_values=()):
-    """The user-supplied config: ``-f`` files, then ``values``, then the ``--set`` family.
+def merge_user_values(values=None, values_files=(), set_values=(), base=None):
+    """The user-supplied config: ``base`` (values read from the cluster, ``values_from``), ``-f`` files,
+    then ``values``, then the ``--set`` family.
 
     A ``values_files`` item is a path or a ``(name, bytes)`` pair (a values file fetched from a URL).
 
@@ -76,7 +78,7 @@ def merge_user_values(values=None, values_files=(), set_values=()):
     (as kubernetes.core.helm takes them) or plain ``"a.b=c"`` strings (raw). Helm applies the
     groups in a fixed order: json, raw, string, file, literal.
     """
-    merged = {}
+    merged = copy.deepcopy(base) if base else {}  # --set writes into what it is given
     for path in values_files or ():
         if isinstance(path, tuple):  # (URL, content) fetched beforehand
             path, data = path
@@ -114,20 +116,22 @@ def render_release(chart, name, namespace, values=None, values_files=(), set_val
                    revision=1, is_install=True, is_upgrade=False, kube_version=None,
                    api_versions=None, lookup=None, post_renderer=None, include_crds=False,
                    show_only=None, subchart_notes=False, enable_plugins=False, skip_schema_validation=False,
-                   vary=False):
+                   vary=False, base_values=None, crds_installed=False):
     """Render ``chart`` (a path or a loaded Chart) as release ``name`` in ``namespace``.
 
     ``show_only`` keeps only the matching templates in ``rendered``/``manifest``/``hooks``
     (patterns relative to the chart, as ``helm template -s``). ``vary`` moves the clock the
-    templates read (see nondeterministic.py). Raises :class:`RenderError` with Helm's message
-    on any failure.
+    templates read (see nondeterministic.py). ``base_values`` (``values_from``) come first in the merge
+    of the user-supplied values. ``crds_installed``: the Capabilities as Helm's install reads them, after
+    it created the ``crds/`` of the chart and its enabled subcharts (their served versions added to
+    ``api_versions``). Raises :class:`RenderError` with Helm's message on any failure.
     """
     with paused_gc():
         try:
             return _render_release(chart, name, namespace, values, values_files, set_values, revision,
                                    is_install, is_upgrade, kube_version, api_versions, lookup,
                                    post_renderer, include_crds, show_only, subchart_notes,
-                                   enable_plugins, skip_schema_validation, vary)
+                                   enable_plugins, skip_schema_validation, vary, base_values, crds_installed)
         except RecursionError:  # Go's stack grows; ours is bounded: say so instead of a traceback
             raise RenderError("values or templates are nested too deeply to render (beyond Python's "
                               "recursion limit of %d levels)" % sys.getrecursionlimit(), "values") from None
@@ -136,14 +140,16 @@ def render_release(chart, name, namespace, values=None, values_files=(), set_val
 def _render_release(chart, name, namespace, values, values_files, set_values, revision,
                     is_install, is_upgrade, kube_version, api_versions, lookup, post_renderer,
                     include_crds, show_only, subchart_notes, enable_plugins, skip_schema_validation,
-                    vary):
+                    vary, base_values=None, crds_installed=False):
     try:
         chart = _load(chart)
         _check_installable(chart)
-        config = merge_user_values(values, values_files, set_values)
-        caps = Capabilities(kube_version=kube_version, api_versions=api_versions)
+        config = merge_user_values(values, values_files, set_values, base_values)
         warnings = []
         process_dependencies(chart, config, warnings)
+        if crds_installed and api_versions is not None:
+            api_versions = _with_crds(api_versions, chart.crd_objects())
+        caps = Capabilities(kube_version=kube_version, api_versions=api_versions)
         options = ReleaseOptions(name=name, namespace=namespace, revision=revision,
                                  is_install=is_install, is_upgrade=is_upgrade)
         top = to_render_values(chart, config, options, caps, warnings, validate=not skip_schema_validation)
@@ -174,6 +180,30 @@ def _render_release(chart, name, namespace, values, values_files, set_values, re
     resources = [m.obj for m in manifests if m.obj is not None]
     return RenderResult(rendered, manifest, hooks, notes, crds, resources, config, chart, manifests,
                         _unique(warnings), sorted(tracker.called))
+
+
+def _with_crds(api_versions, crd_files):
+    """``api_versions`` and, after them, ``group/version`` and ``group/version/Kind`` of each served version
+    of the CRDs in ``crd_files`` (a file that does not parse is left to the install, which reports it)."""
+    out = list(api_versions)
+    known = set(out)
+    for _name, path, data in crd_files:
+        try:
+            docs = goyaml.load_all(_text(data), path)
+        except goyaml.YAMLError:
+            continue
+        for doc in docs:
+            if not isinstance(doc, dict) or doc.get("kind") != "CustomResourceDefinition":
+                continue
+            spec = doc.get("spec") or {}
+            for ver in spec.get("versions") or ():
+                if isinstance(ver, dict) and ver.get("served"):
+                    gv = "%s/%s" % (spec.get("group"), ver.get("name"))
+                    for item in (gv, "%s/%s" % (gv, (spec.get("names") or {}).get("kind"))):
+                        if item not in known:
+                            known.add(item)
+                            out.append(item)
+    return out
 
 
 class CrdFiles(Sequence):

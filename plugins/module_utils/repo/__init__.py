@@ -1,7 +1,7 @@
 """Charts from Helm chart repositories: ``helm pull``/``repo add``/``dependency update`` semantics.
 
-Plain Python (no Ansible): :func:`chart_from_options` is the one call the modules make; it turns
-``chart_ref`` and the repository options into a local chart path before anything is planned.
+Plain Python (no Ansible): :func:`fetch_chart` is the one call the modules make; it turns a
+``chart.source.ChartSource`` into a local chart path before anything is planned.
 """
 import os
 import re
@@ -9,39 +9,39 @@ import re
 from .deps import dependency_update
 from .errors import RepoError
 from .fetch import Access, get
-from .locate import Located, locate_chart, scoped_to
+from .locate import Located, locate_chart
 from .pull import DEVEL_CONSTRAINT, Pulled, pull_chart
 from .repofile import add_repository, make_entry, remove_repository
 
-__all__ = ["Access", "Located", "RepoError", "add_repository", "chart_from_options", "dependency_update",
-           "locate_chart", "make_entry", "pull_chart", "Pulled",
-           "remove_repository", "values_sources", "verify_located"]
+__all__ = ["Access", "Located", "RepoError", "access_for", "add_repository", "dependency_update", "fetch_chart",
+           "fetch_values_files", "locate_chart", "make_entry", "pull_chart", "Pulled", "remove_repository",
+           "verify_located"]
 
 
-def access_from_options(params):
-    return Access(username=params.get("repo_username"), password=params.get("repo_password"),
-                  pass_credentials=params.get("pass_credentials"),
-                  insecure_skip_tls_verify=params.get("insecure_skip_tls_verify") or params.get("insecure_registry"),
-                  ca_file=params.get("ca_file"), cert_file=params.get("cert_file"), key_file=params.get("key_file"))
+def access_for(credentials, url=""):
+    """The ``Access`` of ``credentials`` (a ``chart.source.Credentials``), scoped to repository ``url``."""
+    return Access(url, credentials.username, credentials.password, credentials.pass_credentials,
+                  credentials.insecure_skip_tls_verify, credentials.ca_file, credentials.cert_file,
+                  credentials.key_file)
 
 
-def chart_from_options(params, warnings=None):
-    """Module options → ``(local chart path, version the local chart must have or None)``.
+def fetch_chart(source, warnings=None):
+    """``source`` (a ``chart.source.ChartSource``) → ``(local chart path, version the local chart must have
+    or None)``.
 
-    ``chart_version`` is a constraint for repository charts (Helm's ``--version``) and an exact
-    expectation for a local chart (checked by the caller after loading, as before). Warnings for the
-    user (a ``dependency_update`` with nothing to update) are appended to ``warnings``.
+    ``source.version`` is a constraint for repository charts (Helm's ``--version``) and an exact
+    expectation for a local chart (checked by the caller after loading). Warnings for the user (a
+    ``dependency_update`` with nothing to update) are appended to ``warnings``.
     """
-    access = access_from_options(params)
-    version = params.get("chart_version") or (DEVEL_CONSTRAINT if params.get("devel") else None)
-    located = locate_chart(params.get("chart_ref"), version,
-                           params.get("chart_repo_url") or None, access,
-                           bool(params.get("update_repo_cache")), bool(params.get("plain_http")))
-    if params.get("verify"):
-        verify_located(located, params.get("keyring"))
-    if params.get("dependency_update") and not located.remote and os.path.isdir(located.path):
-        dependency_update(located.path, access, bool(params.get("plain_http")), warnings)
-    return located.path, (None if located.remote else params.get("chart_version") or None)
+    access = access_for(source.credentials)
+    version = source.version or (DEVEL_CONSTRAINT if source.devel else None)
+    located = locate_chart(source.ref, version, source.repo_url or None, access, source.update_repo_cache,
+                           source.plain_http, cosign_key=source.cosign_key)
+    if source.verify:
+        verify_located(located, source.keyring)
+    if source.dependency_update and not located.remote and os.path.isdir(located.path):
+        dependency_update(located.path, access, source.plain_http, warnings)
+    return located.path, (None if located.remote else source.version or None)
 
 
 def verify_located(located, keyring=None):
@@ -56,17 +56,16 @@ def verify_located(located, keyring=None):
     return verify_archive(data, located.provenance(), located.filename, keyring)
 
 
-def values_sources(params):
-    """``values_files`` with its ``http(s)://`` entries fetched, as Helm's ``-f <url>``: local paths stay as
-    given, a URL becomes ``(url, bytes)``. TLS options and credentials are the chart's; credentials go to the
-    chart repository's host (or, without ``chart_repo_url``, to the URL named), everywhere with
+def fetch_values_files(files, source):
+    """``files`` with their ``http(s)://`` entries fetched, as Helm's ``-f <url>``: local paths stay as given,
+    a URL becomes ``(url, bytes)``. TLS settings and credentials are the chart's (``source``); credentials
+    go to the chart repository's host (or, without ``repo_url``, to the URL named), everywhere with
     ``pass_credentials``. Errors name the URL and the HTTP status."""
-    access = access_from_options(params)
     out = []
-    for item in params.get("values_files") or ():
-        if re.match(r"(?i)https?://", item):
+    for item in files or ():
+        if isinstance(item, str) and re.match(r"(?i)https?://", item):
             try:
-                out.append((item, get(item, scoped_to(params.get("chart_repo_url") or item, access))))
+                out.append((item, get(item, access_for(source.credentials, source.repo_url or item))))
             except RepoError as exc:
                 raise RepoError("values_files: %s" % exc)
         else:

@@ -43,14 +43,22 @@ class Located(object):
         return data
 
 
-def locate_chart(chart_ref, version=None, repo_url=None, access=None, update_repo_cache=False, plain_http=False):
+def locate_chart(chart_ref, version=None, repo_url=None, access=None, update_repo_cache=False, plain_http=False,
+                 fresh=False, cosign_key=None):
     """Resolve ``chart_ref``; ``access`` carries credentials/TLS (``Access``), ``version`` a constraint;
-    ``plain_http`` talks HTTP to an OCI registry."""
+    ``plain_http`` talks HTTP to an OCI registry; ``fresh`` downloads the archive again instead of taking
+    it from the content cache; ``cosign_key`` (the option's value) requires an OCI chart signed by it."""
     access = access or Access()
     if not chart_ref:
         raise RepoError("chart_ref is required")
+    if cosign_key:
+        if repo_url or not chart_ref.startswith("oci://"):
+            raise RepoError("cosign_key: cosign signatures are verified for OCI charts (oci://...) only; %s is not "
+                            "one (use verify and keyring for a chart's .prov)" % chart_ref)
+        from .cosign import PublicKey  # lazy: only a task that verifies signatures needs it
+        return _from_oci(chart_ref, version, access, plain_http, PublicKey.load(cosign_key))
     if repo_url:
-        return _from_repo_url(chart_ref, version, repo_url, access)
+        return _from_repo_url(chart_ref, version, repo_url, access, fresh)
     if chart_ref.startswith("oci://"):
         return _from_oci(chart_ref, version, access, plain_http)
     if os.path.exists(chart_ref):
@@ -59,20 +67,21 @@ def locate_chart(chart_ref, version=None, repo_url=None, access=None, update_rep
         raise RepoError('path "%s" not found' % chart_ref)
     scheme = urllib.parse.urlsplit(chart_ref).scheme
     if scheme in ("http", "https"):
-        return _from_url(chart_ref, access)
+        return _from_url(chart_ref, access, fresh)
     if scheme:
         raise RepoError("chart_ref %s: unsupported scheme %s (use http, https, repo_name/chart or a local path)"
                         % (chart_ref, scheme))
     if "/" not in chart_ref:
         raise RepoError('chart_ref "%s" is not a local chart directory or archive; a chart from a repository '
                         'is named repo_name/chart_name, or give chart_repo_url' % chart_ref)
-    return _from_named_repo(chart_ref, version, access, update_repo_cache)
+    return _from_named_repo(chart_ref, version, access, update_repo_cache, fresh)
 
 
-def download(url, digest, access, label):
-    """The cached archive for ``digest``, else ``url`` downloaded, verified and cached; returns its path."""
+def download(url, digest, access, label, fresh=False):
+    """The cached archive for ``digest`` (unless ``fresh``), else ``url`` downloaded, verified and cached;
+    returns its path."""
     expected = cache.normal_digest(digest)
-    hit = cache.lookup(expected)
+    hit = None if fresh else cache.lookup(expected)
     if hit:
         return hit
     data = get(url, access, accept="application/gzip,application/octet-stream")
@@ -85,28 +94,29 @@ def scoped_to(url, access):
                   access.insecure_skip_tls_verify, access.ca_file, access.cert_file, access.key_file)
 
 
-def _from_repo_url(name, version, repo_url, access):
+def _from_repo_url(name, version, repo_url, access, fresh=False):
     scoped = scoped_to(repo_url, access)
     index = load_index(fetch_index(repo_url, scoped), repo_url)
     entry = find(index, name, version, repo_url)
     url = resolve_reference_url(repo_url, entry["urls"][0])
-    path = download(url, entry.get("digest"), scoped, 'chart "%s" version "%s" (%s)' % (name, entry["version"], url))
+    path = download(url, entry.get("digest"), scoped, 'chart "%s" version "%s" (%s)' % (name, entry["version"], url),
+                    fresh)
     return Located(path, url, entry["version"], remote=True, provenance=_prov_fetcher(url, scoped))
 
 
-def _from_oci(ref, version, access, plain_http):
+def _from_oci(ref, version, access, plain_http, cosign_key=None):
     from .oci import pull  # lazy: only oci:// charts need the registry client
-    data, digest, picked, printed, provenance = pull(ref, version, access, plain_http)
+    data, digest, picked, printed, provenance = pull(ref, version, access, plain_http, cosign_key)
     path = cache.store(data, digest, "%s version %s" % (ref, picked or "(digest)"))
     return Located(path, ref, picked, remote=True, output=printed, provenance=provenance)
 
 
-def _from_url(url, access):
+def _from_url(url, access, fresh=False):
     """A direct archive URL; the repository that lists it (if any) lends its credentials and TLS."""
     scoped, digest = _owner(url)
     if scoped is None:
         scoped = scoped_to(url, access)
-    path = download(url, digest, scoped, url)
+    path = download(url, digest, scoped, url, fresh)
     return Located(path, url, None, remote=True, provenance=_prov_fetcher(url, scoped))
 
 
@@ -128,7 +138,7 @@ def _owner(url):
     return None, None
 
 
-def _from_named_repo(chart_ref, version, access, update_repo_cache):
+def _from_named_repo(chart_ref, version, access, update_repo_cache, fresh=False):
     repo_name, chart_name = chart_ref.split("/", 1)
     config = paths.repository_config()
     entry = find_entry(load_repositories(config), repo_name)
@@ -146,7 +156,7 @@ def _from_named_repo(chart_ref, version, access, update_repo_cache):
         raise RepoError("%s (repository %s; try update_repo_cache: true)" % (exc, repo_name))
     url = resolve_reference_url(entry["url"], item["urls"][0])
     label = 'chart "%s" version "%s" (%s)' % (chart_ref, item["version"], url)
-    path = download(url, item.get("digest"), scoped, label)
+    path = download(url, item.get("digest"), scoped, label, fresh)
     return Located(path, url, item["version"], remote=True, provenance=_prov_fetcher(url, scoped))
 
 

@@ -54,6 +54,10 @@ class Registry(object):
         self.token = None
 
     def get(self, path, accept=None, scope=""):
+        return self.find(path, accept, scope, missing_ok=False)
+
+    def find(self, path, accept=None, scope="", missing_ok=True):
+        """``(body, headers)`` of ``path``; ``(None, None)`` when the registry has no such thing (404)."""
         url = self.base + path
         headers = {"Accept": accept} if accept else {}
         if self.token:
@@ -65,6 +69,8 @@ class Registry(object):
                 self.token = self._token(challenge, scope)
                 headers["Authorization"] = "Bearer " + self.token
                 status, body, reply = request(url, Access(), headers)
+        if missing_ok and status.startswith("404 "):
+            return None, None
         if not status.startswith("200 "):
             raise RepoError("failed to fetch %s : %s" % (url, status))
         return body, reply
@@ -142,10 +148,11 @@ def tag_versions(ref, access, plain_http=False):
     return [pair[1] for pair in _semver_tags(_tags(Registry(host, access, plain_http), host, path))]
 
 
-def pull(ref, version, access, plain_http=False):
+def pull(ref, version, access, plain_http=False, cosign_key=None):
     """The chart archive bytes, its sha256 (the layer digest, verified by the caller), the version, what
     Helm's registry client prints for the pull (``Pulled: <ref>`` and the manifest's ``Digest:``), and a
-    function returning the chart's provenance layer (``.prov``), fetched only when called."""
+    function returning the chart's provenance layer (``.prov``), fetched only when called. With
+    ``cosign_key`` (repo.cosign.PublicKey), the manifest pulled must carry a cosign signature by it."""
     host, path, tag, digest = parse_reference(ref)
     registry = Registry(host, access, plain_http)
     scope = "repository:%s:pull" % path
@@ -162,6 +169,11 @@ def pull(ref, version, access, plain_http=False):
         manifest = json.loads(body)
     except ValueError:
         raise RepoError("registry %s: manifest of %s:%s is not JSON" % (host, path, wanted))
+    shown = ":" + tag if tag else "@" + digest
+    if cosign_key is not None:
+        from .cosign import verify  # lazy: only a task that verifies signatures needs it
+        verify(registry, path, "sha256:" + hashlib.sha256(body).hexdigest(), cosign_key,
+               "oci://%s/%s%s" % (host, path, shown))
     layers = [layer for layer in manifest.get("layers") or [] if layer.get("mediaType") in CHART_LAYERS]
     if len(layers) != 1:
         raise RepoError("%s:%s is not a Helm chart (expected one layer of type %s)" % (ref, wanted, CHART_LAYERS[0]))
@@ -169,7 +181,6 @@ def pull(ref, version, access, plain_http=False):
     if not _DIGEST.match(layer_digest):
         raise RepoError("%s: unsupported layer digest %s" % (ref, layer_digest))
     data = registry.get("/v2/%s/blobs/%s" % (path, layer_digest), None, scope)[0]
-    shown = ":" + tag if tag else "@" + digest
     printed = "Pulled: %s/%s%s\nDigest: sha256:%s\n" % (host, path, shown, hashlib.sha256(body).hexdigest())
     provs = [layer.get("digest", "") for layer in manifest.get("layers") or [] if layer.get("mediaType") == PROV_LAYER]
 

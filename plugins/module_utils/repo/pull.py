@@ -50,14 +50,19 @@ def archive_files(data, source):
 
 
 def pull_chart(chart_ref, destination, version=None, repo_url=None, access=None, devel=False, untar=False,
-               plain_http=False, check_mode=False, verify=False, keyring=None, provenance=False):
+               plain_http=False, check_mode=False, verify=False, keyring=None, provenance=False, force=False,
+               cosign_key=None):
     """Fetch ``chart_ref`` as ``helm pull`` does and write it into ``destination``; returns :class:`Pulled`.
 
     ``verify`` checks the chart's ``.prov`` against ``keyring`` (Helm's ``--verify``) before anything is
-    written; ``verify`` or ``provenance`` (Helm's ``--prov``) also write the ``.prov`` beside the archive."""
+    written; ``verify`` or ``provenance`` (Helm's ``--prov``) also write the ``.prov`` beside the archive.
+    ``force`` (kubernetes.core.helm_pull's): download the archive again, not from the content cache, and
+    write it even when the destination holds the same files (a change, as helm_pull reports it).
+    ``cosign_key``: the OCI chart must carry a cosign signature by this public key (checked first)."""
     if devel and not version:
         version = DEVEL_CONSTRAINT
-    located = locate_chart(chart_ref, version, repo_url, access, plain_http=plain_http)
+    located = locate_chart(chart_ref, version, repo_url, access, plain_http=plain_http, fresh=force,
+                           cosign_key=cosign_key)
     if not located.remote:
         raise RepoError('chart_ref "%s" is a local path; pull fetches charts from repositories, URLs and OCI '
                         "registries" % chart_ref)
@@ -77,13 +82,13 @@ def pull_chart(chart_ref, destination, version=None, repo_url=None, access=None,
         output += verify_archive(data, prov, filename, keyring or default_keyring()).text()
     if untar:
         target = os.path.join(destination, name)
-        changed = _tree(target) != files
+        changed = force or _tree(target) != files
         if changed and not check_mode:
             _write_tree(destination, name, files)
     else:
         target = os.path.join(destination, filename)
-        changed = read_bytes(target) != data
-        prov_changed = prov is not None and read_bytes(target + ".prov") != prov
+        changed = force or read_bytes(target) != data
+        prov_changed = prov is not None and (force or read_bytes(target + ".prov") != prov)
         if changed and not check_mode:
             _write_file(destination, filename, data)
         if prov_changed and not check_mode:

@@ -10,6 +10,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 COLLECTIONS = os.path.join(ROOT, ".build", "collections")
+pytestmark = pytest.mark.ansible_core  # scripts/test runs this file on every ansible-core series
 
 # Runs a module the way Ansible does (args file in argv[1]) with the named libraries unimportable.
 _RUN_WITHOUT = """

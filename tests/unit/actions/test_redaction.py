@@ -75,10 +75,19 @@ def test_short_values_the_release_names_and_statuses_are_not_masked():
         {"status": "deployed", "plan": [{"action": "unchanged"}]}
 
 
-def test_a_url_password_is_masked_whatever_its_source():
-    text = 'looks like "https://deploy:hunter2@charts.example/x" is not a valid chart repository'
-    assert Redactor().text(text) == 'looks like "https://deploy:%s@charts.example/x" is not a valid chart repository' % MASK
-    assert Redactor().text("oci://registry:5000/charts/app@sha256:ab") == "oci://registry:5000/charts/app@sha256:ab"
+def test_a_url_password_is_masked_only_when_it_is_a_known_secret_never_for_its_shape():
+    redactor = Redactor(credentials=["repo-pw-1"])
+    redactor.add(["hunter22"])
+    untouched = ("mongodb://${APPSMITH_DATABASE_USER}:${APPSMITH_DATABASE_PASSWORD}@${host}:27017/db",
+                 "postgres://app:$(DB_PASSWORD)@db:5432/app", "mysql://root:not-a-secret@db/x",
+                 "oci://registry:5000/charts/app@sha256:ab")
+    for text in untouched:
+        assert redactor.text(text) == text
+        assert redactor.value({"diff": [{"after": {"v": text}}]}, ("diff",)) == {"diff": [{"after": {"v": text}}]}
+    assert redactor.text("https://deploy:repo-pw-1@charts.example/x") == "https://deploy:%s@charts.example/x" % MASK
+    shown = redactor.value({"diff": [{"after": {"url": "postgres://app:hunter22@db/app", "word": "hunter22"}}]},
+                           ("diff",))
+    assert shown == {"diff": [{"after": {"url": "postgres://app:%s@db/app" % MASK, "word": "hunter22"}}]}
 
 
 def test_credentials_are_masked_with_their_basic_auth_form():
@@ -149,6 +158,21 @@ def test_a_secret_value_is_masked_as_a_whole_token_never_inside_a_word_or_identi
 def test_credentials_are_masked_even_inside_a_word():
     redactor = Redactor(credentials=["t0ken"])
     assert redactor.text("Bearer xt0kenx") == "Bearer x%sx" % MASK
+
+
+def test_values_read_from_a_secret_are_masked_in_objects_too_as_whole_tokens():
+    redactor = Redactor()
+    redactor.add_known(["s3cr3t-from-cluster"])
+    result = {"msg": "got s3cr3t-from-cluster", "diff": [{"after": {"cmd": "login --pw=s3cr3t-from-cluster",
+                                                                    "env": "s3cr3t-from-cluster", "id": "xs3cr3t-from-cluster"}}]}
+    assert redactor.value(result, ("diff",)) == {"msg": "got %s" % MASK, "diff": [{"after": {
+        "cmd": "login --pw=%s" % MASK, "env": REDACTED, "id": "xs3cr3t-from-cluster"}}]}
+
+
+def test_every_no_log_option_is_a_credential():
+    found = credentials({"sql_connection_string": "host=db password=pg-Secret-1 dbname=helm",
+                         "chart_repo_password": "chart-pw-2"})
+    assert {"host=db password=pg-Secret-1 dbname=helm", "chart-pw-2"} <= found
 
 
 def test_object_keys_of_a_result_mask_only_credentials():

@@ -35,6 +35,7 @@ def entries(cache_dir):
     return sorted(n for n in os.listdir(folder) if not n.endswith(".tmp")) if os.path.isdir(folder) else []
 
 
+@pytest.mark.ansible_core
 def test_the_second_ansible_process_runs_the_payload_the_first_one_built(tmp_path):
     first = render(tmp_path)
     assert BUILT in first and REUSED not in first
@@ -43,6 +44,7 @@ def test_the_second_ansible_process_runs_the_payload_the_first_one_built(tmp_pat
     assert REUSED in second and BUILT not in second
 
 
+@pytest.mark.ansible_core
 @pytest.mark.parametrize("damage", ["flipped", "garbage"])
 def test_a_damaged_entry_is_ignored_the_payload_built_again_and_the_entry_rewritten(tmp_path, damage):
     render(tmp_path)
@@ -63,6 +65,7 @@ def test_a_damaged_entry_is_ignored_the_payload_built_again_and_the_entry_rewrit
     assert payloadcache._unpack(diskcache.Store("ansiballz", 1 << 30, str(tmp_path)).get(name), "ansible_collections.")
 
 
+@pytest.mark.ansible_core
 def test_with_the_cache_off_or_unwritable_the_payload_is_built_as_ansible_does(tmp_path):
     render(tmp_path)
     assert BUILT in render(tmp_path, HELMLESS_CACHE="off")

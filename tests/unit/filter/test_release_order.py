@@ -3,6 +3,8 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.helmless.core.plugins.filter.releases import release_order
 
+pytestmark = pytest.mark.ansible_core  # scripts/test runs this file on every ansible-core series
+
 
 def names(releases):
     return [r["name"] for r in releases]
@@ -26,6 +28,11 @@ def test_reverse_puts_dependants_first():
 def test_defaults_fill_missing_keys_only():
     out = release_order([{"name": "a", "namespace": "x"}, {"name": "b"}], {"namespace": "d", "state": "present"})
     assert [(r["namespace"], r["state"]) for r in out] == [("x", "present"), ("d", "present")]
+
+
+def test_a_release_is_present_when_neither_it_nor_the_defaults_name_a_state():
+    out = release_order([{"name": "a"}, {"name": "b", "state": "absent"}], {"namespace": "apps"})
+    assert [r["state"] for r in out] == ["present", "absent"]
 
 
 def test_needs_by_namespace_and_name_disambiguates():

@@ -4,7 +4,7 @@ import base64
 import pytest
 import yaml
 
-from ansible_collections.helmless.core.plugins.module_utils.kube.config import load_connection
+from ansible_collections.helmless.core.plugins.module_utils.kube.config import Identity, load_connection
 from ansible_collections.helmless.core.plugins.module_utils.kube.errors import KubeConfigError
 
 
@@ -67,3 +67,24 @@ def test_a_proxy_url_other_than_http_fails_naming_cluster_and_url(tmp_path, prox
         load_connection(doc)
     doc["clusters"][0]["cluster"]["proxy-url"] = "http://proxy:3128"
     assert load_connection(doc).proxy == "http://proxy:3128"
+
+
+def test_the_kubeconfig_as_family_is_overridden_field_by_field_as_kubectl_flags_do(tmp_path):
+    path = _kubeconfig(tmp_path, token="tok", **{"as": "jane", "as-groups": ["devs"], "as-uid": "42",
+                                                 "as-user-extra": {"scopes": ["view", "edit"]}})
+    assert load_connection(path).impersonation_headers() == {
+        "Impersonate-User": "jane", "Impersonate-Uid": "42", "Impersonate-Group": ["devs"],
+        "Impersonate-Extra-scopes": ["view", "edit"]}
+    joe = load_connection(path, identity=Identity(user="joe"))
+    assert joe.impersonation_headers()["Impersonate-User"] == "joe"
+    assert joe.impersonation_headers()["Impersonate-Group"] == ["devs"]  # kept from the kubeconfig
+    assert load_connection(_kubeconfig(tmp_path)).impersonation_headers() == {}
+
+
+def test_impersonation_extra_keys_are_escaped_and_groups_without_a_user_are_refused(tmp_path):
+    conn = load_connection(_kubeconfig(tmp_path), identity=Identity(user="u", extra={"ex ample.io/k%": "v"}))
+    assert conn.impersonation_headers()["Impersonate-Extra-ex%20ample.io%2Fk%25"] == ["v"]
+    with pytest.raises(KubeConfigError, match="groups, uid and extra need a user to impersonate"):
+        load_connection(_kubeconfig(tmp_path), identity=Identity(groups=("g",)))
+    with pytest.raises(KubeConfigError, match=r"kubeconfig user 'u': .*need a user"):
+        load_connection(_kubeconfig(tmp_path, token="t", **{"as-groups": ["g"]}))

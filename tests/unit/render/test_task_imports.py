@@ -1,7 +1,7 @@
 """A task loads only the code its options need: every task pays its imports, in a fresh process.
 
 A local chart with local values files never loads the repository code (HTTP, TLS, OCI, index files):
-neither ``template`` nor ``release`` (they share ``local_chart`` and the values-files step)."""
+neither ``template`` nor ``release`` (they share ``ChartSource.local`` and the values-files step)."""
 import json
 import os
 import subprocess

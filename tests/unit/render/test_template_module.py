@@ -7,6 +7,8 @@ import sys
 import helm_oracle
 import pytest
 
+pytestmark = pytest.mark.ansible_core  # scripts/test runs this file on every ansible-core series
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 COLLECTIONS = os.path.join(ROOT, ".build", "collections")
@@ -59,9 +61,30 @@ def _run_module(args, tmp_path):
     return json.loads(proc.stdout)
 
 
-def test_module_run_as_ansible_runs_it_returns_helms_manifest_notes_and_hooks(chart, tmp_path):
+def _helm(*args, cwd=None):
+    """The real helm v4 CLI (HELM4_VERSION), which ``helm template`` needs no cluster for."""
+    home = os.path.join(cwd, "helm-home")
+    return subprocess.run([helm_oracle.cp_build.binaries()["helm4"], *args], capture_output=True, text=True,
+                          cwd=cwd, env=dict(os.environ, HELM_CONFIG_HOME=os.path.join(home, "config"),
+                                            HELM_CACHE_HOME=os.path.join(home, "cache"),
+                                            HELM_DATA_HOME=os.path.join(home, "data")))
+
+
+def test_module_returns_helm_templates_stdout_and_the_notes_and_nothing_else_by_default(chart, tmp_path):
     result = _run_module({"chart_ref": chart, "release_name": "web", "release_namespace": "apps",
-                          "release_values": {"replicas": 3},
+                          "release_values": {"replicas": 3}}, tmp_path)
+    assert not result.get("failed"), result
+    helm = _helm("template", "web", chart, "--namespace", "apps", "--set", "replicas=3", cwd=str(tmp_path))
+    assert helm.returncode == 0, helm.stderr
+    assert result["stdout"] == helm.stdout
+    assert result["notes"] == _oracle_manifest(chart, {"replicas": 3})["notes"]
+    assert sorted(set(result) - {"invocation"}) == ["changed", "command", "helm_version", "notes", "rc", "stderr",
+                                                    "stdout"]
+
+
+def test_extra_results_all_returns_manifest_rendered_resources_crds_and_hooks(chart, tmp_path):
+    result = _run_module({"chart_ref": chart, "release_name": "web", "release_namespace": "apps",
+                          "release_values": {"replicas": 3}, "extra_results": ["all"],
                           "set_values": [{"value": "tag=1.0", "value_type": "string"}]}, tmp_path)
     assert not result.get("failed"), result
     expected = _oracle_manifest(chart, {"replicas": 3, "tag": "1.0"})
@@ -72,19 +95,79 @@ def test_module_run_as_ansible_runs_it_returns_helms_manifest_notes_and_hooks(ch
     assert result["hooks"][0]["weight"] == 3
     assert result["stdout"].endswith("# Source: demo/templates/hook.yaml\n" + result["hooks"][0]["manifest"] + "\n")
     assert [r["kind"] for r in result["resources"]] == ["ServiceAccount", "ConfigMap"]
+    assert [c["path"] for c in result["crds"]] == ["demo/crds/thing.yaml"]
+    assert sorted(result["rendered"]) == ["demo/templates/NOTES.txt", "demo/templates/cm.yaml",
+                                          "demo/templates/hook.yaml", "demo/templates/sa.yaml"]
 
 
-def test_module_show_only_include_crds_and_output_dir(chart, tmp_path):
+def test_extra_results_returns_only_what_it_names(chart, tmp_path):
+    result = _run_module({"chart_ref": chart, "extra_results": ["resources"]}, tmp_path)
+    assert not result.get("failed"), result
+    assert [r["kind"] for r in result["resources"]] == ["ServiceAccount", "ConfigMap"]
+    assert not {"manifest", "rendered", "crds", "hooks"} & set(result)
+
+
+def _tree(root):
+    """``{relative path: bytes}`` of every file under ``root``."""
+    out = {}
+    for folder, _dirs, files in os.walk(root):
+        for name in files:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as handle:
+                out[os.path.relpath(path, root)] = handle.read()
+    return out
+
+
+def test_output_dir_is_laid_out_byte_for_byte_as_helm_template_output_dir_and_a_rerun_changes_nothing(chart,
+                                                                                                       tmp_path):
+    # a template holding a resource and a hook (helm appends the hook to the resource's file), and a subchart
+    with open(os.path.join(chart, "templates", "mixed.yaml"), "w") as handle:
+        handle.write("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mixed\n---\napiVersion: v1\nkind: Pod\n"
+                     "metadata:\n  name: mixed-test\n  annotations:\n    helm.sh/hook: test\n")
+    sub = os.path.join(chart, "charts", "sub")
+    os.makedirs(os.path.join(sub, "templates"))
+    os.makedirs(os.path.join(sub, "crds"))
+    with open(os.path.join(sub, "Chart.yaml"), "w") as handle:
+        handle.write("apiVersion: v2\nname: sub\nversion: 0.1.0\n")
+    with open(os.path.join(sub, "templates", "svc.yaml"), "w") as handle:
+        handle.write("apiVersion: v1\nkind: Service\nmetadata:\n  name: sub\n")
+    with open(os.path.join(sub, "crds", "widget.yaml"), "w") as handle:
+        handle.write("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n"
+                     "  name: widgets.example.com\n")
+    ours, helms = tmp_path / "ours", tmp_path / "helms"
+    args = {"chart_ref": chart, "release_name": "web", "include_crds": True, "output_dir": str(ours)}
+    result = _run_module(args, tmp_path)
+    assert not result.get("failed"), result
+    helm = _helm("template", "web", chart, "--include-crds", "--output-dir", str(helms), cwd=str(tmp_path))
+    assert helm.returncode == 0, helm.stderr
+    assert _tree(str(ours)) == _tree(str(helms))
+    assert os.path.join("demo", "templates", "mixed.yaml") in _tree(str(ours))
+    assert result["stdout"] == helm.stdout.replace(str(helms), str(ours))
+    assert result["changed"] and result["files"] == sorted(str(ours / path) for path in _tree(str(ours)))
+
+    before = {path: os.stat(os.path.join(str(ours), path)).st_mtime_ns for path in _tree(str(ours))}
+    again = _run_module(args, tmp_path)
+    assert not again.get("failed"), again
+    assert not again["changed"] and _tree(str(ours)) == _tree(str(helms))
+    assert {path: os.stat(os.path.join(str(ours), path)).st_mtime_ns for path in before} == before
+
+
+def test_output_dir_in_check_mode_writes_nothing_and_reports_the_change(chart, tmp_path):
+    out_dir = tmp_path / "out"
+    result = _run_module({"chart_ref": chart, "output_dir": str(out_dir), "_ansible_check_mode": True}, tmp_path)
+    assert not result.get("failed"), result
+    assert result["changed"] and result["files"] and not out_dir.exists()
+
+
+def test_output_dir_with_show_only_writes_the_matching_templates_files(chart, tmp_path):
     out_dir = tmp_path / "out"
     result = _run_module({"chart_ref": chart, "include_crds": True, "show_only": ["templates/cm.yaml"],
-                          "output_dir": str(out_dir), "disable_hook": True}, tmp_path)
+                          "output_dir": str(out_dir)}, tmp_path)
     assert not result.get("failed"), result
-    assert result["stdout"].count("# Source:") == 1
-    assert "# Source: demo/templates/cm.yaml" in result["stdout"]
-    assert result["manifest"].startswith("---\n# Source: demo/crds/thing.yaml\n")
+    assert result["stdout"] == "wrote %s/demo/templates/cm.yaml\n\n" % out_dir
+    assert sorted(_tree(str(out_dir))) == ["demo/templates/cm.yaml"]
     written = (out_dir / "demo" / "templates" / "cm.yaml").read_text()
     assert written.startswith("---\n# Source: demo/templates/cm.yaml\n")
-    assert not (out_dir / "demo" / "templates" / "hook.yaml").exists()
 
 
 def test_module_fails_with_helms_message_on_a_template_error(chart, tmp_path):
@@ -112,7 +195,7 @@ def test_playbook_renders_with_the_collection_fqcn(chart, tmp_path):
     playbook.write_text(
         "- hosts: localhost\n  gather_facts: false\n  tasks:\n"
         "    - helmless.core.template:\n        chart_ref: %s\n        name: web\n        namespace: apps\n"
-        "        values:\n          replicas: 3\n      register: out\n"
+        "        values:\n          replicas: 3\n        extra_results: [manifest]\n      register: out\n"
         "    - ansible.builtin.copy:\n        dest: %s\n        content: \"{{ out.manifest }}\"\n"
         "    - ansible.builtin.assert:\n        that:\n          - out is not changed\n"
         "          - out.notes == 'Installed web.\\n'\n" % (chart, dest))

@@ -169,3 +169,10 @@ def run_playbook(playbook, env, cwd):
     return subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local",
                            "-e", "ansible_python_interpreter=" + sys.executable, str(playbook)],
                           capture_output=True, text=True, env=env, cwd=str(cwd))
+
+
+def fetch(options, warnings=None):
+    """``repo.fetch_chart`` of the chart a task's options name (the source built as the modules build it)."""
+    from ansible_collections.helmless.core.plugins.module_utils.ansible.request import chart_source
+    from ansible_collections.helmless.core.plugins.module_utils.repo import fetch_chart
+    return fetch_chart(chart_source(options), warnings)

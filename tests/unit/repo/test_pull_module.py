@@ -8,6 +8,8 @@ import pytest
 from ocikit import oci_registry  # noqa: F401 - fixture
 from repokit import env, helm_home, publish, run_module, run_playbook, serve  # noqa: F401 - fixtures
 
+pytestmark = pytest.mark.ansible_core  # scripts/test runs this file on every ansible-core series
+
 CHARTS = [("demo", "1.0.0"), ("demo", "1.1.0"), ("demo", "2.0.0"), ("demo", "2.1.0-rc.1")]
 
 
@@ -200,3 +202,78 @@ def test_an_archive_reaching_outside_its_chart_directory_fails_as_in_helm_and_wr
     assert result["failed"] is True and str(helm_error.value) in result["msg"], result
     # Helm leaves the downloaded archive behind; a failed pull here leaves nothing.
     assert os.listdir(str(dest)) == [] and not (tmp_path / "escaped.txt").exists()
+
+
+def test_force_downloads_the_chart_again_and_writes_it_even_when_it_is_there(repo, env, tmp_path):
+    expected = _helm_pull(tmp_path, "demo", repo_url=repo.url, username="deploy", password="hunter2-secret",
+                          version="1.0.0")
+    dest = tmp_path / "charts"
+    args = dict(_access(repo), chart_ref="demo", chart_version="1.0.0", destination=str(dest))
+
+    def downloads():
+        return len([path for path, _auth in repo.requests if path.endswith("/demo-1.0.0.tgz")])
+
+    assert _module(args, env, tmp_path)["changed"] is True and _tree(dest) == expected
+    first = downloads()
+    assert _module(args, env, tmp_path)["changed"] is False and downloads() == first  # Helm's content cache
+
+    archive = dest / "demo-1.0.0.tgz"
+    archive.write_bytes(b"edited by hand")
+    checked = _module(dict(args, force=True), env, tmp_path, check_mode=True)
+    assert checked["changed"] is True and archive.read_bytes() == b"edited by hand"
+    forced = _module(dict(args, force=True), env, tmp_path)
+    assert forced["changed"] is True and not forced.get("failed"), forced
+    assert downloads() == first + 2 and _tree(dest) == expected  # fetched again (check mode too), written
+    assert _module(dict(args, force=True), env, tmp_path)["changed"] is True  # as helm_pull: always a change
+
+    untar = dict(args, untar_chart=True)
+    assert _module(untar, env, tmp_path)["changed"] is True
+    assert _module(untar, env, tmp_path)["changed"] is False
+    assert _module(dict(untar, force=True), env, tmp_path)["changed"] is True  # the directory written again
+
+
+def test_kubernetes_core_helm_pull_force_tasks_pass_with_the_fqcn_changed(oci_registry, repo, env, tmp_path,
+                                                                          helm_home):
+    """kubernetes.core 6.6.0's own helm_pull force tasks (its integration target), on a local OCI registry."""
+    from helm_oracle import push
+    for version in ("1.0.0", "1.1.0"):
+        push(str(tmp_path / "repo" / ("demo-%s.tgz" % version)), "oci://%s/charts" % oci_registry, plain_http=True)
+    playbook = tmp_path / "force.yml"
+    playbook.write_text("""
+- hosts: localhost
+  gather_facts: false
+  vars:
+    destination: {dest}
+    ref: oci://{registry}/charts/demo
+  tasks:
+    - name: Download chart (first time)
+      helmless.core.pull: {{chart_ref: "{{{{ ref }}}}", destination: "{{{{ destination }}}}", chart_version: "1.0.0",
+                           plain_http: true}}
+      register: _result_first
+    - name: Download chart (second time - should be idempotent)
+      helmless.core.pull: {{chart_ref: "{{{{ ref }}}}", destination: "{{{{ destination }}}}", chart_version: "1.0.0",
+                           plain_http: true}}
+      register: _result_second
+    - name: Download chart with force=true (should always download)
+      helmless.core.pull: {{chart_ref: "{{{{ ref }}}}", destination: "{{{{ destination }}}}", chart_version: "1.0.0",
+                           plain_http: true, force: true}}
+      register: _result_force
+    - name: Download and untar chart with force=true (should remove existing directory and re-extract)
+      helmless.core.pull: {{chart_ref: "{{{{ ref }}}}", destination: "{{{{ destination }}}}/untar_test",
+                           chart_version: "1.1.0", untar_chart: true, plain_http: true, force: true}}
+      register: _result_untar_force
+    - stat:
+        path: "{{{{ destination }}}}/untar_test/demo"
+      register: _chart_after_force
+    - assert:
+        that:
+          - _result_first is changed
+          - _result_second is not changed
+          - _result_force is changed
+          - _result_untar_force is changed
+          - _chart_after_force.stat.exists
+          - _chart_after_force.stat.isdir
+""".format(dest=tmp_path / "charts", registry=oci_registry))
+    proc = run_playbook(playbook, env, tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "failed=0" in proc.stdout

@@ -194,6 +194,7 @@ def test_a_docker_login_is_the_fallback_as_in_helm(front, env, tmp_path):
     assert rendered and all(text.strip() in result["stdout"] for text in rendered.values())
 
 
+@pytest.mark.ansible_core
 def test_playbook_logs_in_with_the_fqcn_and_pulls_with_the_login(front, env, tmp_path):
     ref = "oci://%s/charts/demo" % front.address
     archive, data = _helm_pull(tmp_path, ref, front.address)

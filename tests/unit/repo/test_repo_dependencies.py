@@ -128,10 +128,11 @@ def test_vendored_dependencies_without_a_repository_are_checked_like_helm_does(r
 
 
 def test_a_chart_without_dependencies_is_left_alone_with_kubernetes_cores_warning(tmp_path):
-    from ansible_collections.helmless.core.plugins.module_utils.render.template import run_template
+    from ansible_collections.helmless.core.plugins.module_utils.ansible.request import chart_source
+    from ansible_collections.helmless.core.plugins.module_utils.render.template import TemplateRequest, run_template
 
     chart = write_chart(tmp_path, "plain", "1.0.0", templates=PARENT_TEMPLATES)
-    _result, warnings = run_template({"chart_ref": chart, "dependency_update": True})
+    _result, warnings = run_template(TemplateRequest(chart_source({"chart_ref": chart, "dependency_update": True})))
     assert warnings == ["There is no dependencies block defined in Chart.yaml. Dependency update will not be "
                         "performed. Please consider add dependencies block or disable dependency_update to remove "
                         "this warning."]

@@ -8,8 +8,8 @@ import yaml
 
 from ansible_collections.helmless.core.plugins.module_utils.render import render_release
 from ansible_collections.helmless.core.plugins.module_utils.repo import (
-    Access, RepoError, add_repository, chart_from_options, locate_chart, make_entry)
-from repokit import helm_home, publish, serve, write_chart  # noqa: F401 - fixtures
+    Access, RepoError, add_repository, locate_chart, make_entry)
+from repokit import fetch, helm_home, publish, serve, write_chart  # noqa: F401 - fixtures
 
 VERSIONS = [("demo", "1.0.0"), ("demo", "1.0.3"), ("demo", "1.2.0"), ("demo", "2.0.0-rc.1"), ("demo", "0.9.0"),
             ("other", "0.1.0")]
@@ -41,7 +41,7 @@ def test_chart_version_constraint_picks_what_helm_pull_picks(repo, tmp_path, con
 
 
 def test_pulled_chart_renders_like_the_local_chart(repo, tmp_path):
-    path, _ = chart_from_options({"chart_ref": "demo", "chart_repo_url": repo.url, "chart_version": "~1.0"})
+    path, _ = fetch({"chart_ref": "demo", "chart_repo_url": repo.url, "chart_version": "~1.0"})
     local = str(tmp_path / "src" / "demo-1.0.3" / "demo")
     ours = render_release(path, name="web", namespace="apps", values={"greeting": "hi"})
     from helm_oracle import Chart
@@ -123,7 +123,7 @@ def test_repo_name_slash_chart_uses_the_repositories_file_and_its_cached_index(r
 
 def test_local_charts_keep_the_exact_version_check_and_bad_references_fail_clearly(tmp_path, helm_home):
     local = write_chart(tmp_path, "mine", "1.0.0")
-    assert chart_from_options({"chart_ref": local, "chart_version": "2.0.0"}) == (local, "2.0.0")
+    assert fetch({"chart_ref": local, "chart_version": "2.0.0"}) == (local, "2.0.0")
     for ref, text in [("./missing", 'path "./missing" not found'), ("plain", "repo_name/chart_name"),
                       ("ftp://example.com/x.tgz", "unsupported scheme ftp")]:
         with pytest.raises(RepoError) as err:

@@ -6,9 +6,9 @@ import os
 import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.render import render_release
-from ansible_collections.helmless.core.plugins.module_utils.repo import RepoError, chart_from_options, locate_chart
+from ansible_collections.helmless.core.plugins.module_utils.repo import RepoError, locate_chart
 from ocikit import oci_registry  # noqa: F401 - fixture
-from repokit import helm_home, write_chart  # noqa: F401 - fixture
+from repokit import fetch, helm_home, write_chart  # noqa: F401 - fixture
 
 VERSIONS = ["0.9.0", "1.0.0", "1.0.3", "1.2.0", "2.0.0-rc.1", "1.2.0+build.7"]
 CONSTRAINTS = [None, "~1.0", "^1", ">=2.0.0-0", "1.0.0", "<1.2.0", "1.2.0+build.7"]
@@ -43,7 +43,7 @@ def test_oci_chart_version_picks_what_helm_pull_picks(pushed, tmp_path, constrai
 
 def test_oci_chart_renders_like_the_local_chart_and_a_tag_in_the_reference_works(pushed, tmp_path):
     from helm_oracle import Chart
-    path, want = chart_from_options({"chart_ref": pushed + ":1.0.3", "plain_http": True})
+    path, want = fetch({"chart_ref": pushed + ":1.0.3", "plain_http": True})
     assert want is None
     ours = render_release(path, name="web", namespace="apps", values={})
     assert ours.rendered == Chart.load(str(tmp_path / "src" / "1.0.3" / "demo")).render({}, name="web", namespace="apps")
@@ -90,9 +90,9 @@ def test_oci_registries_behind_token_auth_take_repo_username_and_password(pushed
         (archive,) = os.listdir(str(tmp_path / "helm"))
         options = {"chart_ref": ref, "chart_version": "^1", "plain_http": True}
         with pytest.raises(RepoError) as err:
-            chart_from_options(options)
+            fetch(options)
         assert "401" in str(err.value)
-        path, _ = chart_from_options(dict(options, repo_username="robot", repo_password="t0ken-pass"))
+        path, _ = fetch(dict(options, repo_username="robot", repo_password="t0ken-pass"))
         assert open(path, "rb").read() == (tmp_path / "helm" / archive).read_bytes()
     finally:
         proxy.close()

@@ -4,8 +4,8 @@ import socket
 import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import ModuleFailure, run_release
-from ansible_collections.helmless.core.plugins.module_utils.repo import RepoError, chart_from_options
-from repokit import helm_home, publish, self_signed, serve  # noqa: F401 - fixtures
+from ansible_collections.helmless.core.plugins.module_utils.repo import RepoError
+from repokit import fetch, helm_home, publish, self_signed, serve  # noqa: F401 - fixtures
 
 
 @pytest.fixture
@@ -20,12 +20,12 @@ def test_https_repositories_need_a_trusted_certificate_ca_file_or_insecure_skip_
     server, ca_file = tls_repo
     options = {"chart_ref": "demo", "chart_repo_url": server.url}
     with pytest.raises(RepoError) as err:
-        chart_from_options(options)
+        fetch(options)
     assert "CERTIFICATE_VERIFY_FAILED" in str(err.value) and server.url in str(err.value)
     expected = (tmp_path / "repo" / "demo-1.0.0.tgz").read_bytes()
     for n, extra in enumerate(({"ca_file": ca_file}, {"insecure_skip_tls_verify": True}, {"insecure_registry": True})):
         monkeypatch.setenv("HELM_CONTENT_CACHE", str(tmp_path / ("content%d" % n)))  # download every time
-        path, _ = chart_from_options(dict(options, **extra))
+        path, _ = fetch(dict(options, **extra))
         assert open(path, "rb").read() == expected
 
 
@@ -36,8 +36,8 @@ def test_client_certificates_reach_a_mutual_tls_repository(tmp_path, serve, helm
     server = serve(tmp_path / "repo", tls=(server_cert, server_key, client_cert))
     options = {"chart_ref": "demo", "chart_repo_url": server.url, "ca_file": server_cert}
     with pytest.raises(RepoError):
-        chart_from_options(options)
-    path, _ = chart_from_options(dict(options, cert_file=client_cert, key_file=client_key))
+        fetch(options)
+    path, _ = fetch(dict(options, cert_file=client_cert, key_file=client_key))
     assert open(path, "rb").read() == (tmp_path / "repo" / "demo-1.0.0.tgz").read_bytes()
 
 

@@ -7,6 +7,8 @@ import yaml
 
 from repokit import env, helm_home, publish, run_module, run_playbook, serve, write_chart  # noqa: F401 - fixtures
 
+pytestmark = pytest.mark.ansible_core  # scripts/test runs this file on every ansible-core series
+
 
 @pytest.fixture
 def repo(tmp_path, serve):
@@ -85,6 +87,7 @@ def test_playbook_adds_a_repository_and_renders_repo_charts_like_the_local_chart
         name: web
         namespace: apps
         values: {{greeting: hi}}
+        extra_results: [manifest]
       register: named
     - helmless.core.template:
         chart_ref: demo
@@ -93,12 +96,14 @@ def test_playbook_adds_a_repository_and_renders_repo_charts_like_the_local_chart
         repo_password: hunter2-secret
         name: web
         namespace: apps
+        extra_results: [manifest]
       register: by_url
     - helmless.core.template:
         chart_ref: {parent}
         dependency_update: true
         name: web
         namespace: apps
+        extra_results: [manifest]
       register: with_deps
     - ansible.builtin.copy:
         dest: "{dest}/{{{{ item.0 }}}}.yaml"
