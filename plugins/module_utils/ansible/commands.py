@@ -49,8 +49,8 @@ def _cluster(words, params):
     if params.get("service_account"):  # helm has no flag of its own for it: the user it stands for
         from ..kube.config import KubeConfigError, service_account_user
         try:
-            words.append("--kube-as-user=" + service_account_user(params["service_account"],
-                                                                   params.get("release_namespace")))
+            user = service_account_user(params["service_account"], params.get("release_namespace"))
+            words.append("--kube-as-user=" + user)
         except KubeConfigError:
             pass  # connecting refuses it, naming it
     _value(words, params, "impersonate_user", "--kube-as-user")

@@ -289,7 +289,7 @@ _VALUES = {
                      "description": ["Kind of the object holding the values."]},
             "name": {"type": "str", "required": True, "description": ["Name of the object."]},
             "namespace": {"type": "str", "description": ["Its namespace (default: the release namespace)."]},
-            "values_key": {"type": "str", "default": "values.yaml", "aliases": ["valuesKey"],
+            "values_key": {"type": "str", "default": "values.yaml", "aliases": ["valuesKey"], "no_log": False,
                            "description": ["The key holding the values (YAML), or the single value with "
                                            "I(target_path)."]},
             "target_path": {"type": "str", "aliases": ["targetPath"],

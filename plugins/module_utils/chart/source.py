@@ -60,8 +60,8 @@ class ValuesReference:
     literal: bool = False
 
     def label(self, index, namespace):
-        return "values_from[%d] (%s %s/%s, key %s)" % (index, self.kind, self.namespace or namespace, self.name,
-                                                      self.values_key or "values.yaml")
+        return "values_from[%d] (%s %s/%s, key %s)" % (
+            index, self.kind, self.namespace or namespace, self.name, self.values_key or "values.yaml")
 
 
 @dataclass(frozen=True)

@@ -194,7 +194,7 @@ class Identity:
 def service_account_user(account, namespace=None):
     """The user name of ServiceAccount ``namespace/name`` (or ``name`` in ``namespace``), as the API server
     names it: ``system:serviceaccount:<namespace>:<name>``."""
-    ns, _, name = str(account).rpartition("/")
+    ns, _slash, name = str(account).rpartition("/")
     ns = ns or namespace
     if not name or not ns or "/" in ns or ":" in str(account):
         raise KubeConfigError("service_account %r: give namespace/name, or a name in the release namespace"

@@ -53,7 +53,7 @@ class Expression:
         except RuntimeError as exc:
             if "Undefined variable" not in str(exc):
                 raise HealthCheckError(str(exc)) from exc
-            return None, str(exc).split(". ")[0]
+            return None, str(exc).split(". ", maxsplit=1)[0]
         except (TypeError, ValueError) as exc:
             raise HealthCheckError(str(exc)) from exc
         if not isinstance(result, bool):

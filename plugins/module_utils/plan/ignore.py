@@ -108,8 +108,8 @@ def compile_rules(rules, option="ignore"):
                                   % (where, number, json.dumps(text), exc)) from exc
         target = rule.get("target") or {}
         if not isinstance(target, dict):
-            raise IgnoreError("%s.target: a mapping of %s, got %r" % (where, ", ".join(_REGEX_FIELDS + _SELECTORS),
-                                                                     target))
+            raise IgnoreError("%s.target: a mapping of %s, got %r" % (
+                where, ", ".join(_REGEX_FIELDS + _SELECTORS), target))
         target = dict(target)
         for alias, name in _ALIASES.items():  # Ansible keeps an alias beside the option it names
             value = target.pop(alias, None)
