@@ -97,7 +97,7 @@ def _filled(params, spec):
     for key, value in params.items():
         opt = names.get(key)
         if opt is not None and _templated(value):
-            value = _SAMPLE.get(opt.get("type"), value)
+            value = [] if opt.get("type") == "list" and opt.get("elements") == "dict" else _SAMPLE.get(opt.get("type"), value)
         elif opt is not None and opt.get("options") and isinstance(value, list):
             value = [_filled(item, opt["options"]) if isinstance(item, dict) else item for item in value]
         out[key] = value
