@@ -1,11 +1,12 @@
 """No-op after whoever wrote the last revision: the real helm v4 and v3 CLIs, plain and random charts."""
+import base64
 import json
 
 import pytest
 
 from ansible_collections.helmless.core.plugins.module_utils.ansible.runner import run_release
 
-from test_release_support import client_for, engine_for, module_params, write_chart
+from test_release_support import client_for, engine_for, literal_input, module_params, opts, write_chart
 
 PLAIN = {
     "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\ndata:\n"
@@ -140,3 +141,45 @@ def test_an_upgrade_with_other_values_renders_once_and_a_rerun_renders_as_deploy
     del renders[:]
     result = _ours(kubeconfig, namespace, chart, "two")  # other values: a change whatever the render
     assert result["changed"] and renders == [2] and _versions(kubeconfig, namespace) == [1, 2]
+
+
+def _normalized_by_the_server(namespace, ca="ca-one"):
+    """A Secret written with ``stringData`` and a webhook whose ``caBundle`` (a []byte field) ends in a line
+    break: the server stores both in another form (data; base64 without the break) than the chart wrote."""
+    secret = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "cert"}, "stringData": {"tls.crt": ca}}
+    webhook = {"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingWebhookConfiguration",
+               "metadata": {"name": "%s-checks" % namespace},
+               "webhooks": [{"name": "checks.example.com", "admissionReviewVersions": ["v1"], "sideEffects": "None",
+                             "failurePolicy": "Ignore",
+                             "namespaceSelector": {"matchLabels": {"never-matches": namespace}},
+                             "clientConfig": {"caBundle": base64.b64encode(ca.encode()).decode() + "\n",
+                                              "service": {"name": "checks", "namespace": namespace}},
+                             "rules": [{"apiGroups": [""], "apiVersions": ["v1"], "operations": ["CREATE"],
+                                        "resources": ["configmaps"]}]}]}
+    return [secret, webhook]
+
+
+def test_a_rerun_over_what_the_server_normalized_asks_it_nothing_and_drift_by_others_is_still_repaired(
+        kubeconfig, namespace):
+    docs = _normalized_by_the_server(namespace)
+    try:
+        assert engine_for(kubeconfig, namespace).present(literal_input(docs), opts()).changed
+        rerun = engine_for(kubeconfig, namespace)
+        assert not rerun.present(literal_input(docs), opts()).changed
+        assert rerun.client.count(writes_only=True) == 0, rerun.client.requests  # no dry run either
+
+        # another manager's write is drift, found and repaired by the strategy that repairs it
+        other = client_for(kubeconfig)
+        other.field_manager = "kubectl-edit"
+        other.patch("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration", "%s-checks" % namespace,
+                    None, {"webhooks": [{"name": "checks.example.com", "clientConfig": {
+                        "caBundle": base64.b64encode(b"hand-edit").decode()}}]})
+        out = engine_for(kubeconfig, namespace).present(literal_input(docs), opts(strategy="server-side",
+                                                                                 force_conflicts=True))
+        live = client_for(kubeconfig).get("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration",
+                                          "%s-checks" % namespace)
+        assert out.changed
+        assert base64.b64decode(live["webhooks"][0]["clientConfig"]["caBundle"]) == b"ca-one"
+    finally:
+        client_for(kubeconfig).delete("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration",
+                                      "%s-checks" % namespace, None)

@@ -333,12 +333,13 @@ class Planner:
             prev, raw_prev = (None if r is None else Resource(pinned(r.obj, live, ignored), r.source)
                               for r in (prev, raw_prev))
             target = pinned(target, live, ignored)
-        change = self._existing(res, raw, ns, prev, raw_prev, live, target, ignored)
+        change = self._existing(res, raw, ns, prev, raw_prev, live, target, ignored, missing_is_drift)
         change.ignored = kept or None
         return change
 
-    def _existing(self, res, raw, ns, prev, raw_prev, live, target, ignored):
-        """The change of an object that exists (fields an ignore rule keeps already pinned to live)."""
+    def _existing(self, res, raw, ns, prev, raw_prev, live, target, ignored, trusted=False):
+        """The change of an object that exists (fields an ignore rule keeps already pinned to live).
+        ``trusted``: the previous revision was deployed, so each of its objects is what applying it made."""
         meta = self._meta(res)
         paths = drift(prev.obj, live, meta) if prev is not None else []
         if self.force:
@@ -346,7 +347,7 @@ class Planner:
             body["metadata"] = dict(target["metadata"], resourceVersion=live["metadata"].get("resourceVersion"))
             return Change("replace", res, ns, before=live, after=body, drift_paths=paths)
         if self.method == "ssa":
-            return self._plan_apply(raw, ns, raw_prev, live, self._owned(raw, ns), paths, ignored)
+            return self._plan_apply(raw, ns, raw_prev, live, self._owned(raw, ns), paths, ignored, trusted)
         if self.strategy == "chart-delta" and prev is not None:
             original = with_ownership(prev.obj, self.release, self.namespace)
             if ns:
@@ -373,7 +374,7 @@ class Planner:
             target["metadata"]["namespace"] = ns
         return target
 
-    def _plan_apply(self, res, ns, prev, live, target, paths, ignored=()):
+    def _plan_apply(self, res, ns, prev, live, target, paths, ignored=(), trusted=False):
         """Server-side apply of ③ (server-side: conflicts unless force_conflicts, as Helm 4), or of ③ less
         the fields the chart did not change that someone else has taken over since (chart-delta: those
         stay theirs, the rest is the chart's and forced; with no ① — an object taken over — all of ③)."""
@@ -383,8 +384,12 @@ class Planner:
         # the chart did not change it; when mixed and not folded, an apply may still give fields of equal
         # value to our Apply entry (the dry run shows it)
         settled = not mixed and prev is not None and _same(prev.obj, res.obj)
-        if settled and _subset(target, live):
-            # The usual no-op: all of ③ is live already, so what keep_theirs would leave of it is too.
+        if settled and (_subset(target, live) or (trusted and _applied_alone(live, manager)
+                                                  and _stored_subset(secret_view(target), live))):
+            # The usual no-op: all of ③ is live already, so what keep_theirs would leave of it is too. Or
+            # it is, as the server stores what the chart wrote (a Secret's stringData folded into data, a
+            # []byte field's base64 without the chart's line breaks), and no one but the last apply of this
+            # same body wrote the object since: the same apply would leave it as it is.
             return Change("unchanged", res, ns, before=live, after=live, drift_paths=paths)
         body, force = target, self.force_conflicts or self.strategy == "chart-delta"
         if self.strategy == "chart-delta" and prev is not None:
@@ -489,6 +494,36 @@ def _merge(a, b):
 
 def _same(a, b):
     return a == b
+
+
+def _stored_subset(want, have):
+    """_subset, with a string that is base64 broken into lines equal to its unbroken form (how the server
+    stores a []byte field it decoded)."""
+    if isinstance(want, dict):
+        return isinstance(have, dict) and all(k in have and (v == have[k] or _stored_subset(v, have[k]))
+                                              for k, v in want.items())
+    if isinstance(want, list):
+        return isinstance(have, list) and len(want) == len(have) and all(
+            a == b or _stored_subset(a, b) for a, b in zip(want, have))
+    if isinstance(want, str) and isinstance(have, str) and want != have:
+        return _unbroken_base64(want) == have
+    return _subset(want, have)
+
+
+def _unbroken_base64(text):
+    """``text`` without line breaks when that is canonical base64 (else None)."""
+    joined = text.replace("\r", "").replace("\n", "")
+    try:
+        return joined if base64.b64encode(base64.b64decode(joined, validate=True)).decode() == joined else None
+    except ValueError:
+        return None
+
+
+def _applied_alone(live, manager):
+    """Whether ``manager``'s server-side apply wrote the object and no one else wrote it since (a status
+    written by its controller does not count; a scale, as ``kubectl scale`` writes it, does)."""
+    entries = [e for e in (live.get("metadata") or {}).get("managedFields") or [] if e.get("subresource") != "status"]
+    return bool(entries) and all(e.get("manager") == manager and e.get("operation") == "Apply" for e in entries)
 
 
 def _subset(want, have):
