@@ -22,7 +22,7 @@ either way (see docs/check-mode-and-diff.md).
 import difflib
 import json
 
-from ..plan.manifest import ManifestError, documents, load_document
+from ..plan.manifest import ManifestError, documents_with_text, load_document
 from ..release.model import notes
 
 _HOOK_FIELDS = ("name", "kind", "path", "events", "weight", "delete_policies")
@@ -45,11 +45,16 @@ def differs(current, inp, probe=None):
     if other is None or not (inp.nondeterministic or other.nondeterministic):
         return True  # deterministic output: any difference is a real one
     try:
-        have, want = content(current), content(wanted)
-        varying = set()
-        _varying(want, content(record_of(other)), (), varying)
+        have, want, again = content(current), content(wanted), content(record_of(other))
     except ManifestError:
         return True
+    # a document of one text in all three renders neither varies nor differs: left out unwalked
+    texts = [_texts(r.get("manifest") or "") for r in (current, wanted, record_of(other))]
+    alike = {key for key, text in texts[1].items() if texts[0].get(key) == text == texts[2].get(key)}
+    for rel in (have, want, again):
+        rel["manifest"] = {key: obj for key, obj in rel["manifest"].items() if key not in alike}
+    varying = set()
+    _varying(want, again, (), varying)
     return not _equal(have, want, varying, ())
 
 
@@ -59,7 +64,7 @@ def same_content(a, b):
     renders the deployed manifest byte for byte."""
     try:
         text_a, text_b = a.get("manifest") or "", b.get("manifest") or ""
-        if text_a != text_b and _dump(_documents(text_a)) != _dump(_documents(text_b)):
+        if text_a != text_b and not _same_documents(text_a, text_b):
             return False
         return _dump(_besides_manifest(a)) == _dump(_besides_manifest(b))
     except ManifestError:
@@ -116,18 +121,37 @@ def _inputs(rel):
 
 
 def _documents(text):
+    return _parsed(text)[0]
+
+
+def _texts(text):
+    """{document key: its text}: documents of equal text mean the same without comparing their parses."""
+    return _parsed(text)[1]
+
+
+def _parsed(text):
     cached = _cache.get(text)
     if cached is None:
-        cached, seen = {}, {}
-        for source, obj in documents(text):
+        objs, texts, seen = {}, {}, {}
+        for source, chunk, obj in documents_with_text(text):
             if obj is None:
                 continue
             seen[source] = seen.get(source, -1) + 1
-            cached["%s#%d" % (source, seen[source])] = obj
+            key = "%s#%d" % (source, seen[source])
+            objs[key], texts[key] = obj, chunk
         if len(_cache) > 8:
             _cache.clear()
-        _cache[text] = cached
+        cached = _cache[text] = (objs, texts)
     return cached
+
+
+def _same_documents(text_a, text_b):
+    """Whether two manifests hold the same documents (under the same keys); only documents whose texts
+    differ are compared parsed."""
+    (objs_a, texts_a), (objs_b, texts_b) = _parsed(text_a), _parsed(text_b)
+    if objs_a.keys() != objs_b.keys():
+        return False
+    return all(texts_a[key] == texts_b[key] or _dump(objs_a[key]) == _dump(objs_b[key]) for key in objs_a)
 
 
 def _dump(value):

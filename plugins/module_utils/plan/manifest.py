@@ -114,11 +114,17 @@ def documents(text):
     """``(source, parsed document)`` for each document of manifest ``text``, lazily, through the document cache
     (a no-op parses the previous revision's manifest and the new one: mostly the same documents, all of them
     when nothing changed). A document that is not YAML raises ManifestError naming its source."""
+    for source, _chunk, obj in documents_with_text(text):
+        yield source, obj
+
+
+def documents_with_text(text):
+    """``(source, document text, parsed document)`` for each document, as documents()."""
     docs = split_manifest(text)
     position = 0
     try:
         for obj in cached_all(load_yaml, [chunk for chunk, _source in docs]):
-            yield docs[position][1], obj
+            yield docs[position][1], docs[position][0], obj
             position += 1
     except YAMLError as exc:
         raise ManifestError("%s: %s" % (docs[position][1] or "manifest", exc.go_message)) from exc
