@@ -25,6 +25,8 @@ _PREFIXES = ("ansible_collections.helmless.", "ansible.module_utils.")
 MAX_BYTES = 64 * 1024 * 1024
 # Source hashes of modules loaded through the cache, so callers can key caches on code versions.
 SOURCE_DIGESTS = {}
+# ``path: (mtime_ns, size)`` of each source file the last source_stats walk found (see _file_version).
+_WALKED = {}
 
 try:
     from _imp import _fix_co_filename
@@ -38,7 +40,8 @@ def source_digest(modules):
 
     Modules loaded through the code cache have their hash already; a source file on disk is known by its
     path, size and modification time, as Python's own ``.pyc`` check knows it (reading and hashing every
-    file was a tenth of a small chart's cached render); others are read from their loader."""
+    file was a tenth of a small chart's cached render), taken from the last tree walk that listed it
+    (source_stats) when there was one; others are read from their loader."""
     parts = []
     for name in modules:
         known = SOURCE_DIGESTS.get(name)
@@ -99,19 +102,28 @@ def source_stats(root):
                     stat = entry.stat()
                 except OSError:
                     continue
-                lines.append("%s %d %d" % (entry.path, stat.st_size, stat.st_mtime_ns))
+                path = entry.path
+                _WALKED[path] = (stat.st_mtime_ns, stat.st_size)
+                lines.append("%s %d %d" % (path, stat.st_size, stat.st_mtime_ns))
         folders += reversed(below)
     return lines
 
 
 def _file_version(module):
+    """A source file's version: its stat from the walk of its tree (a render walks module_utils for the output
+    cache's key before the parse cache asks for the template engine's modules: a second stat of each was a
+    fortieth of a small chart's cold render), else a stat of its own."""
     if not isinstance(module.__loader__, importlib.machinery.SourceFileLoader):
         return None
-    try:
-        stat = os.stat(module.__file__)
-    except OSError:
-        return None
-    return digest(module.__file__, str(stat.st_mtime_ns), str(stat.st_size))
+    path = module.__file__
+    walked = _WALKED.get(path)
+    if walked is None:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return None
+        walked = (stat.st_mtime_ns, stat.st_size)
+    return digest(path, str(walked[0]), str(walked[1]))
 
 
 class CachedZipLoader:
