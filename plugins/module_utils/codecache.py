@@ -25,6 +25,8 @@ _PREFIXES = ("ansible_collections.helmless.", "ansible.module_utils.")
 MAX_BYTES = 64 * 1024 * 1024
 # Source hashes of modules loaded through the cache, so callers can key caches on code versions.
 SOURCE_DIGESTS = {}
+# ``path: (mtime_ns, size)`` of each source file the last source_stats walk found (see _file_version).
+_WALKED = {}
 
 try:
     from _imp import _fix_co_filename
@@ -38,7 +40,8 @@ def source_digest(modules):
 
     Modules loaded through the code cache have their hash already; a source file on disk is known by its
     path, size and modification time, as Python's own ``.pyc`` check knows it (reading and hashing every
-    file was a tenth of a small chart's cached render); others are read from their loader."""
+    file was a tenth of a small chart's cached render), taken from the last tree walk that listed it
+    (source_stats) when there was one; others are read from their loader."""
     parts = []
     for name in modules:
         known = SOURCE_DIGESTS.get(name)
@@ -52,33 +55,37 @@ def source_digest(modules):
     return digest(*parts)
 
 
-def tree_digest(package):
+def tree_digest(package, skip=()):
     """Hash of every source file under ``package`` (a package module), importing none of them: on disk by
     path, size and modification time, in the task's zip by name, size and CRC-32 (the zip's directory
     holds them); None when it cannot tell, or lists no source (a key every such tree shared would let one
-    version's cached results stand for another's). A cache of what code anywhere in a tree computes is keyed by it."""
+    version's cached results stand for another's). A cache of what code anywhere in a tree computes is keyed by it.
+    ``skip``: names of the package's sub-packages left out (code that cannot take part in what is cached)."""
     root = package.__path__[0]
     archive, sep, inner = root.partition(".zip" + os.sep)
     importer = _zip_importer(archive + ".zip") if sep else None
     if importer is None:
-        parts = source_stats(root)
+        parts = source_stats(root, skip)
     else:
         files = _zip_listing(importer)
         if files is None:
             return None
         prefix = inner + os.sep
+        skipped = tuple(prefix + name + os.sep for name in skip)
         try:
             parts = ["%s %d %d" % (name, files[name][3], files[name][7])  # zipimport's entry tuple: size, CRC-32
-                     for name in sorted(n for n in files if n.startswith(prefix) and n.endswith(".py"))]
+                     for name in sorted(n for n in files if n.startswith(prefix) and n.endswith(".py")
+                                        and not n.startswith(skipped))]
         except (IndexError, TypeError):  # another Python's zipimport: the tree's version is unknown
             return None
     return digest(*parts) if parts else None
 
 
-def source_stats(root):
+def source_stats(root, skip=()):
     """``path size mtime_ns`` of every ``.py`` file under ``root`` on disk, in a stable order (a folder's
-    files, then its sub-folders). Walked with ``os.scandir``, whose entries carry their paths and types:
-    a third cheaper than ``os.walk`` with a stat per joined path, and this runs on every render's key."""
+    files, then its sub-folders), but those in ``root``'s folders named in ``skip``. Walked with ``os.scandir``,
+    whose entries carry their paths and types: a third cheaper than ``os.walk`` with a stat per joined path,
+    and this runs on every render's key."""
     lines = []
     folders = [root]
     while folders:
@@ -92,26 +99,35 @@ def source_stats(root):
         for entry in entries:
             name = entry.name
             if entry.is_dir():  # as os.walk: a link to a folder is one, not followed
-                if name != "__pycache__" and not entry.is_symlink():
+                if name != "__pycache__" and not entry.is_symlink() and not (folder == root and name in skip):
                     below.append(entry.path)
             elif name.endswith(".py"):
                 try:
                     stat = entry.stat()
                 except OSError:
                     continue
-                lines.append("%s %d %d" % (entry.path, stat.st_size, stat.st_mtime_ns))
+                path = entry.path
+                _WALKED[path] = (stat.st_mtime_ns, stat.st_size)
+                lines.append("%s %d %d" % (path, stat.st_size, stat.st_mtime_ns))
         folders += reversed(below)
     return lines
 
 
 def _file_version(module):
+    """A source file's version: its stat from the walk of its tree (a render walks module_utils for the output
+    cache's key before the parse cache asks for the template engine's modules: a second stat of each was a
+    fortieth of a small chart's cold render), else a stat of its own."""
     if not isinstance(module.__loader__, importlib.machinery.SourceFileLoader):
         return None
-    try:
-        stat = os.stat(module.__file__)
-    except OSError:
-        return None
-    return digest(module.__file__, str(stat.st_mtime_ns), str(stat.st_size))
+    path = module.__file__
+    walked = _WALKED.get(path)
+    if walked is None:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return None
+        walked = (stat.st_mtime_ns, stat.st_size)
+    return digest(path, str(walked[0]), str(walked[1]))
 
 
 class CachedZipLoader:

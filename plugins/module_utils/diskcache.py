@@ -87,9 +87,14 @@ class Store:
             return False
         path = self._path(key)
         tmp = "%s.%d.%s.tmp" % (path, os.getpid(), os.urandom(4).hex())
+        created = False
         try:
-            os.makedirs(self.directory, exist_ok=True)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:  # the directory is there but for a cache's first write: not asked for every write
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileNotFoundError:
+                created = not os.path.isdir(self.directory)
+                os.makedirs(self.directory, exist_ok=True)
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             try:
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(_HEADER.pack(_MAGIC, FORMAT, bytes.fromhex(key), zlib.crc32(payload)))
@@ -102,7 +107,7 @@ class Store:
             return False
         if not self._pruned:
             self._pruned = True
-            if self._prune_due():
+            if self._prune_due() and not created:  # a cache this write created has nothing else to list
                 self.prune()
         return True
 

@@ -249,3 +249,37 @@ def test_the_code_version_follows_every_module_utils_source_on_disk_and_in_a_zip
         module.__path__ = [os.path.join(str(archive), "ns", "pkg")]
         digests.append(codecache.tree_digest(module))
     assert None not in digests and digests[0] != digests[1]  # same size, other content: the CRC tells
+
+
+def test_the_code_version_leaves_out_exactly_the_packages_above_render_in_the_layer_table():
+    import re
+    with open(os.path.join(ROOT, "docs", "dev", "ARCHITECTURE.md")) as handle:
+        rows = re.findall(r"^\|\s*(\d+)\s*\|\s*`(\w+)`\s*\|", handle.read(), re.M)
+    layers = {name: int(layer) for layer, name in rows}
+    assert sorted(outputcache.ABOVE_RENDER) == sorted(p for p, layer in layers.items() if layer > layers["render"])
+
+
+def test_the_code_version_does_not_follow_a_skipped_package_and_follows_every_other(tmp_path):
+    package = tmp_path / "pkg"
+    for sub in ("low", "high"):
+        (package / sub).mkdir(parents=True)
+        (package / sub / "mod.py").write_text("X = 1\n")
+    (package / "__init__.py").write_text("")
+    module = type(sys)("pkg")
+    module.__path__ = [str(package)]
+    first = codecache.tree_digest(module, ("high",))
+    (package / "high" / "mod.py").write_text("X = 22\n")
+    assert codecache.tree_digest(module, ("high",)) == first
+    (package / "low" / "mod.py").write_text("X = 22\n")
+    assert codecache.tree_digest(module, ("high",)) != first
+    import zipfile
+    digests = []
+    for low, high in (("X = 1\n", "X = 1\n"), ("X = 1\n", "X = 2\n"), ("X = 2\n", "X = 2\n")):
+        archive = tmp_path / ("payload%d.zip" % len(digests))
+        with zipfile.ZipFile(archive, "w") as zf:
+            zf.writestr("ns/pkg/__init__.py", "")
+            zf.writestr("ns/pkg/low/mod.py", low)
+            zf.writestr("ns/pkg/high/mod.py", high)
+        module.__path__ = [os.path.join(str(archive), "ns", "pkg")]
+        digests.append(codecache.tree_digest(module, ("high",)))
+    assert None not in digests and digests[0] == digests[1] != digests[2]
