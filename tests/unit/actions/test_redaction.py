@@ -46,6 +46,19 @@ def test_secret_values_are_collected_as_written_base64_and_decoded():
     assert "not-a-secret" not in found
 
 
+@pytest.mark.parametrize("kind", ["kind: Secret", "kind: 'Secret'", 'kind: "Secret"', "kind: !!str Secret",
+                                  "'kind': Secret", "kind:   Secret   # the Secret"])
+def test_a_secret_is_read_however_its_kind_is_spelled(kind):
+    doc = "---\n# Source: demo/templates/s.yaml\napiVersion: v1\n%s\nmetadata:\n  name: s\nstringData:\n  k: spelled-value\n"
+    assert "spelled-value" in secret_strings(doc % kind)
+
+
+def test_documents_that_only_mention_secrets_are_not_secrets():
+    crd = ("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    note: a Secret kind\n"
+           "data:\n  secretRef: Secret name\n  other: SecretProviderClass\n")
+    assert secret_strings(crd) == set()
+
+
 def test_hook_secrets_of_a_record_are_collected():
     record = {"manifest": "", "hooks": [{"kind": "Secret", "manifest": MANIFEST.split("---")[2]}]}
     assert "decoded-pass" in record_secrets([record])
