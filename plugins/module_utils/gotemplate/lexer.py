@@ -41,6 +41,7 @@ Token.__doc__ = """One lexeme: its kind, its text, its offset, and whether space
 _new = tuple.__new__
 
 _SPACE = " \t\r\n"
+_TRIM_MARKS = ("- ", "-\t", "-\r", "-\n")
 _SPACES = regex("[ \t\r\n]*")
 
 
@@ -83,6 +84,7 @@ def lex(text, words=None):
     simple = SIMPLE.match
     recipes = _RECIPES
     spaces = _SPACES.match
+    startswith = text.startswith
     while True:
         i = find("{{", pos)
         if i < 0:
@@ -91,7 +93,7 @@ def lex(text, words=None):
             append(_new(Token, (EOF, "", n, False)))
             return _pad(toks)
         j = i + 2
-        trim = j + 1 < n and text[j] == "-" and text[j + 1] in _SPACE
+        trim = startswith(_TRIM_MARKS, j)
         if i > pos:
             chunk = text[pos:i]
             if trim:
@@ -100,7 +102,7 @@ def lex(text, words=None):
                 append(_new(Token, (TEXT, chunk, pos, False)))
         if trim:
             j += 2
-        if text.startswith("/*", j):
+        if startswith("/*", j):
             k = find("*/", j + 2)
             if k < 0:
                 append(_new(Token, (ERROR, "unclosed comment", j, False)))
