@@ -554,10 +554,8 @@ class Parser(object):
         as keyword). Its checks read the recipe's summary of names; a pipeline that declares
         nothing is a RecipePipe, whose nodes are built only if something reads them."""
         pos, declared, is_assign, commands, (words, variables) = recipe
-        funcs = self.funcs
-        for word in words:
-            if word not in funcs:  # an unknown function, or break/continue as keyword
-                raise _Fallback()
+        if words and not self.funcs.keys() >= words:  # an unknown function, or break/continue as keyword
+            raise _Fallback()
         names = self.scope.names
         for _vpos, name in declared:  # visible to the pipeline's own commands, as in Go
             names.append(name)
@@ -569,7 +567,8 @@ class Parser(object):
                         del names[len(names) - len(declared):]
                     raise _Fallback()
             resolved = tuple(map(self.resolve, variables))  # before bind: the commands see the outer ones
-        self.idents.update(words)
+        if words:
+            self.idents.update(words)
         if not declared:
             pipe = _new(RecipePipe)
             pipe.pos = base + pos
