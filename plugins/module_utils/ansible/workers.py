@@ -72,23 +72,27 @@ class _Threads:
 
 class _Processes:
     """``processes`` forked workers with their share of ``size`` threads each. Each worker has its own job
-    queue, so the jobs of a worker that dies are known and reported failed instead of waited for."""
+    queue, so the jobs of a worker that dies are known and reported failed instead of waited for, and its own
+    pipe for events: a worker killed while it writes one breaks only its own pipe (a queue shared by all of
+    them kept its write lock held by the dead writer, and every other worker's events stuck behind it)."""
 
     def __init__(self, run, size, processes):
         import multiprocessing
 
         context = multiprocessing.get_context("fork")
-        self._events = context.Queue()
         self._workers = []
         for index in range(processes):
             threads = size // processes + (1 if index < size % processes else 0)
             jobs = context.Queue()
-            process = context.Process(target=_worker, args=(run, jobs, self._events, threads), daemon=True,
+            events, sender = context.Pipe(duplex=False)
+            process = context.Process(target=_worker, args=(run, jobs, sender, threads), daemon=True,
                                       name="helmless-releases-%d" % index)
             process.start()
-            self._workers.append({"process": process, "jobs": jobs, "threads": threads, "keys": set()})
+            sender.close()  # the worker's end only: the pipe reads as ended once that worker has gone
+            self._workers.append({"process": process, "jobs": jobs, "events": events, "threads": threads,
+                                  "keys": set()})
         self.processes = processes
-        self._lost = []
+        self._ready = []
 
     def submit(self, key, payload):
         live = [w for w in self._workers if w["process"].is_alive()] or self._workers
@@ -97,26 +101,35 @@ class _Processes:
         worker["jobs"].put((key, payload))
 
     def next_event(self):
-        while True:
-            if self._lost:
-                return self._lost.pop(0)
-            try:
-                event = self._events.get(timeout=1.0)
-            except queue.Empty:
-                self._collect_dead()
-                continue
-            if event[0] == "done":
-                for worker in self._workers:
+        from multiprocessing.connection import wait
+
+        while not self._ready:
+            open_pipes = {w["events"]: w for w in self._workers if w["events"] is not None}
+            for pipe in wait(list(open_pipes), timeout=1.0):
+                worker = open_pipes[pipe]
+                try:
+                    event = pipe.recv()
+                except (EOFError, OSError):  # ended, or cut off in the middle of an event
+                    pipe.close()
+                    worker["events"] = None
+                    self._collect_dead()
+                    continue
+                if event[0] == "done":
                     worker["keys"].discard(event[1])
-            return event
+                self._ready.append(event)
+            if not self._ready:
+                self._collect_dead()
+        return self._ready.pop(0)
 
     def _collect_dead(self):
         for worker in self._workers:
             process = worker["process"]
+            if worker["keys"] and worker["events"] is None:
+                process.join(5)  # its pipe ended: it has exited, or is about to
             if worker["keys"] and not process.is_alive():
                 message = "the worker process running it (pid %d) ended with exit code %s" % (
                     process.pid, process.exitcode)
-                self._lost.extend(("done", key, {"lost": message}) for key in sorted(worker["keys"]))
+                self._ready.extend(("done", key, {"lost": message}) for key in sorted(worker["keys"]))
                 worker["keys"].clear()
 
     def close(self):
@@ -130,19 +143,26 @@ class _Processes:
             if worker["process"].is_alive():
                 worker["process"].kill()
                 worker["process"].join()
-        self._events.close()
+            if worker["events"] is not None:
+                worker["events"].close()
 
 
 def _worker(run, jobs, events, threads):
-    """A worker process: ``threads`` threads taking this worker's jobs."""
+    """A worker process: ``threads`` threads taking this worker's jobs, writing its events one at a time."""
+    writing = threading.Lock()
+
+    def emit(event):
+        with writing:
+            events.send(event)
+
     def serve():
         while True:
             job = jobs.get()
             if job is None:
                 return
             key, payload = job
-            events.put(("start", key))
-            events.put(("done", key, _isolated(run, payload)))
+            emit(("start", key))
+            emit(("done", key, _isolated(run, payload)))
 
     serving = [threading.Thread(target=serve, daemon=True) for _index in range(threads)]
     for thread in serving:
@@ -150,4 +170,3 @@ def _worker(run, jobs, events, threads):
     for thread in serving:
         thread.join()
     events.close()
-    events.join_thread()

@@ -72,3 +72,36 @@ def test_the_jobs_of_a_worker_process_that_dies_are_reported_lost_and_the_others
     assert 2 in lost and "ended with exit code 7" in lost[2]
     assert {key: value for key, value in done.items() if key not in lost} == {
         key: key for key in range(4) if key not in lost}
+
+
+def die_on_seven(payload):
+    if payload == 7:
+        os._exit(9)
+    return payload
+
+
+def test_a_worker_process_that_dies_while_the_others_report_never_stops_the_pool():
+    """Each worker writes its events to a pipe of its own: a worker killed in the middle of writing one must not
+    hold up the events of the others (a queue they shared stayed locked by the dead writer: the task hung)."""
+    rounds = []
+
+    def scenario():
+        for _round in range(40):
+            pool = workers.pool(die_on_seven, 8, 2)
+            for key in range(24):
+                pool.submit(key, key)
+            done = {}
+            while len(done) < 24:
+                event = pool.next_event()
+                if event[0] == "done":
+                    done[event[1]] = event[2]
+            pool.close()
+            rounds.append(done)
+
+    runner = threading.Thread(target=scenario, daemon=True)
+    runner.start()
+    runner.join(240)
+    assert not runner.is_alive(), "the pool stopped reporting after a worker died (%d rounds ended)" % len(rounds)
+    for done in rounds:
+        assert "ended with exit code 9" in done[7]["lost"]
+        assert all(done[key] == key for key in range(24) if not isinstance(done[key], dict))
