@@ -27,6 +27,37 @@ def test_encoded_release_is_base64_of_gzip_of_json_and_decodes_back():
     assert decode_release(text)["config"] == {"b": {"x": "<&>", "y": 2}}
 
 
+def test_records_of_one_operation_compress_their_long_fields_once(monkeypatch):
+    """The pending and the deployed record of a large release share chart and manifest: each is one gzip
+    member that decodes to the record's JSON, and the long fields are deflated for the first record only."""
+    from ansible_collections.helmless.core.plugins.module_utils.release import codec
+    rel = _release()
+    rel["manifest"] = "".join("---\n# Source: x/cm%d.yaml\nkind: ConfigMap\ndata: {a: '<%d>'}\n" % (i, i)
+                              for i in range(4000))
+    pending = encode_release(dict(rel, info=dict(rel["info"], status="pending-install")))
+    deflated = []
+    real = codec.zlib.compressobj
+
+    def counted(*args):
+        compressor = real(*args)
+
+        class Counting:
+            def compress(self, data):
+                deflated.append(len(data))
+                return compressor.compress(data)
+
+            def flush(self, mode):
+                return compressor.flush(mode)
+        return Counting()
+    monkeypatch.setattr(codec.zlib, "compressobj", counted)
+    deployed = encode_release(rel)
+    assert deflated and max(deflated) < 1000  # the name, the status, the version: not the manifest
+    for text, status in ((pending, "pending-install"), (deployed, "deployed")):
+        raw = gzip.decompress(base64.b64decode(text))
+        assert raw == go_json(dict(rel, info=dict(rel["info"], status=status))).encode()
+        assert decode_release(text)["manifest"] == rel["manifest"]
+
+
 def test_plain_json_records_from_old_helm_versions_decode():
     text = base64.b64encode(b'{"name":"old","version":3}').decode()
     assert decode_release(text) == {"name": "old", "version": 3}
