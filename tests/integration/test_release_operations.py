@@ -77,6 +77,27 @@ def test_crds_from_the_chart_are_installed_before_resources_using_them(kubeconfi
     assert client_for(kubeconfig).get("example.com/v1", "Widget", "w", namespace)["spec"] == {"size": 1}
 
 
+def test_a_crd_of_crds_the_server_refuses_stops_the_install_before_anything_is_written(kubeconfig, namespace):
+    """The CRDs of crds/ are created all at once, as Helm's kube client does, so each is dry-run first: one the
+    server refuses fails the install with Helm's words and leaves no CRD, object or record behind."""
+    group = "%s.example.com" % namespace
+    good = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "gadgets." + group},
+            "spec": dict(CRD["spec"], group=group, names={"plural": "gadgets", "singular": "gadget", "kind": "Gadget"})}
+    bad = dict(good, metadata={"name": "gizmos." + group})  # its name must be its plural and group: refused
+    inp = literal_input([configmap("a", {"k": "v"})])
+    inp.crds = [("demo/crds/gadget.yaml", to_yaml(good)), ("demo/crds/gizmo.yaml", to_yaml(bad))]
+    eng = engine_for(kubeconfig, namespace)
+    with pytest.raises(OperationError, match=r"^failed to install CRD gizmos\.%s: .*spec\.names\.plural"
+                       % re.escape(group)):
+        eng.present(inp, opts())
+    client = client_for(kubeconfig)
+    assert eng.client.count(writes_only=True, include_dry_run=False) == 0
+    assert client.get("apiextensions.k8s.io/v1", "CustomResourceDefinition", "gadgets." + group) is None
+    assert client.get("v1", "ConfigMap", "a", namespace) is None
+    assert client.list("v1", "Secret", namespace, "owner=helm") == []
+
+
 def test_the_configmap_driver_stores_releases_in_configmaps(kubeconfig, namespace, helm4):
     eng = ReleaseEngine(client_for(kubeconfig), "rel", namespace, driver="configmap")
     eng.present(literal_input([configmap("a", {"k": "v"})]), opts())

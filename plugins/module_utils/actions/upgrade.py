@@ -92,9 +92,9 @@ def _present(engine, inp, opts):
     # Helm's install adopts an object that is there by an update, which refuses force with server-side apply
     refuse_option_pairs(opts, method, install, any(c.before is not None for c in planned.changes), outcome)
     plan.changes, plan.crds = planned.changes, crd_changes
-    if opts.check_mode:
-        for change in crd_changes:
-            change.after = _dry_run_crd(engine, change)
+    # also in a real run: a CRD of crds/ the server refuses stops the run before anything is written
+    for change, answer in zip(crd_changes, _dry_run_crds(engine, crd_changes)):
+        change.after = answer
     changed = (install or recover or plan.changed or opts.force_reconcile or _differs(current, last, inp)
                or last.get("apply_method", "csa") != method or custom_labels(current) != labels)
     event = "install" if install else "upgrade"
@@ -203,8 +203,17 @@ def _plan_crds(engine, inp, install, opts, method):
     return changes, kinds
 
 
+def _dry_run_crds(engine, changes):
+    """The server's answers to the CRD writes of ``changes``, asked all at once (as they are then written)."""
+    if len(changes) <= 1:
+        return [_dry_run_crd(engine, change) for change in changes]
+    from concurrent.futures import ThreadPoolExecutor  # lazy: it imports logging
+    with ThreadPoolExecutor(max_workers=min(8, len(changes))) as pool:
+        return list(pool.map(lambda change: _dry_run_crd(engine, change), changes))
+
+
 def _dry_run_crd(engine, change):
-    """Check mode's prediction of a CRD write (the real run reports the server's answer instead)."""
+    """The prediction of a CRD write (check mode shows it; the real run reports the server's answer instead)."""
     res = change.resource
     try:
         if change.action == "create":
