@@ -10,6 +10,7 @@ from ..plan.manifest import ManifestError, parse_manifest
 from ..plan.planner import Change, Plan, PlanError, assigned_marked
 from ..release.model import (DEPLOYED, FAILED, PENDING_INSTALL, PENDING_UPGRADE, SUPERSEDED, UNINSTALLED,
                              first_deployed, now, release_record, set_status, status)
+from ..release.codec import prepare as prepare_record
 from ..release.storage import SYSTEM_LABELS, Storage, StorageError
 from .base import Moved, OperationError, Options, apply_method, custom_labels, refuse_option_pairs
 from .executor import ExecuteError, apply_changes, install_crds, wait_for
@@ -78,6 +79,9 @@ def _present(engine, inp, opts):
             raise OperationError('create: failed to create: namespaces "%s" not found' % engine.namespace)
         plan.namespace_create = _dry_run_namespace(engine, method)
     crd_changes, pending_kinds = _plan_crds(engine, inp, install, opts, method)
+    # a new revision is stored whatever the plan says: compress its chart and manifest while the plan waits
+    compressing = prepare_record({"chart": inp.chart, "manifest": inp.manifest}) if not opts.check_mode and (
+        install or _differs(current, last, inp)) else None
     trusted = current is not None and status(current) == DEPLOYED and not recover
     try:
         planned = engine.planner(opts, method, "install" if install else "update", current).plan(
@@ -108,6 +112,8 @@ def _present(engine, inp, opts):
         outcome.release = current
         return outcome
     record = _new_record(engine, inp, version, current, install, method, labels)
+    if compressing is not None:
+        compressing.join()
     try:
         engine.storage.check_size(record)
     except StorageError as exc:

@@ -137,6 +137,25 @@ def encode_release(release):
     return base64.b64encode(b"".join(out)).decode("ascii")
 
 
+def prepare(fields):
+    """Start encoding and compressing the long ``fields`` (key → value, as a record will hold them after its
+    first field) in a thread, while the caller waits on the API server: zlib lets go of the GIL as it deflates,
+    and encode_release then finds them done. Returns the thread, to join before the record is encoded."""
+    def run():
+        try:
+            for key, value in fields.items():
+                parts = [",", _string(key), ":"]
+                _encode(value, parts)
+                piece = "".join(parts)
+                if len(piece) >= _MEMO_AT:
+                    _deflated(piece, piece.encode("utf-8"))
+        except Exception:  # pylint: disable=broad-except  # encode_release meets and reports it itself
+            pass
+    thread = threading.Thread(target=run, name="record-compression", daemon=True)
+    thread.start()
+    return thread
+
+
 def decode_release(text):
     """The stored base64 text → release dict (gzip optional, as Helm's legacy records are plain JSON)."""
     try:

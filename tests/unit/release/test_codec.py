@@ -58,6 +58,31 @@ def test_records_of_one_operation_compress_their_long_fields_once(monkeypatch):
         assert decode_release(text)["manifest"] == rel["manifest"]
 
 
+def test_fields_prepared_in_the_background_are_not_compressed_again(monkeypatch):
+    from ansible_collections.helmless.core.plugins.module_utils.release import codec
+    rel = _release()
+    rel["manifest"] = "".join("---\n# Source: x/s%d.yaml\nkind: Secret\nstringData: {a: '&%d'}\n" % (i, i)
+                              for i in range(4000))
+    codec.prepare({"chart": rel["chart"], "manifest": rel["manifest"]}).join()
+    deflated = []
+    real = codec.zlib.compressobj
+
+    class Counting:
+        def __init__(self, *args):
+            self.compressor = real(*args)
+
+        def compress(self, data):
+            deflated.append(len(data))
+            return self.compressor.compress(data)
+
+        def flush(self, mode):
+            return self.compressor.flush(mode)
+    monkeypatch.setattr(codec.zlib, "compressobj", Counting)
+    text = encode_release(rel)
+    assert deflated and max(deflated) < 1000
+    assert gzip.decompress(base64.b64decode(text)) == go_json(rel).encode()
+
+
 def test_plain_json_records_from_old_helm_versions_decode():
     text = base64.b64encode(b'{"name":"old","version":3}').decode()
     assert decode_release(text) == {"name": "old", "version": 3}
