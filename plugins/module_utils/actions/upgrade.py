@@ -79,9 +79,10 @@ def _present(engine, inp, opts):
             raise OperationError('create: failed to create: namespaces "%s" not found' % engine.namespace)
         plan.namespace_create = _dry_run_namespace(engine, method)
     crd_changes, pending_kinds = _plan_crds(engine, inp, install, opts, method)
-    # a new revision is stored whatever the plan says: compress its chart and manifest while the plan waits
-    compressing = prepare_record({"chart": inp.chart, "manifest": inp.manifest}) if not opts.check_mode and (
-        install or _differs(current, last, inp)) else None
+    inputs_differ = install or _differs(current, last, inp)
+    # then a new revision is stored whatever the plan says: compress its chart and manifest while the plan waits
+    compressing = prepare_record({"chart": inp.chart, "manifest": inp.manifest}) if (
+        inputs_differ and not opts.check_mode) else None
     trusted = current is not None and status(current) == DEPLOYED and not recover
     try:
         planned = engine.planner(opts, method, "install" if install else "update", current).plan(
@@ -99,7 +100,7 @@ def _present(engine, inp, opts):
     # also in a real run: a CRD of crds/ the server refuses stops the run before anything is written
     for change, answer in zip(crd_changes, _dry_run_crds(engine, crd_changes)):
         change.after = answer
-    changed = (install or recover or plan.changed or opts.force_reconcile or _differs(current, last, inp)
+    changed = (inputs_differ or recover or plan.changed or opts.force_reconcile
                or last.get("apply_method", "csa") != method or custom_labels(current) != labels)
     event = "install" if install else "upgrade"
     outcome.plan(plan, hooks=[] if opts.disable_hook or not changed else
