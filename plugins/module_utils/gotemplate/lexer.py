@@ -166,8 +166,9 @@ def right_pos(tok):
 
 
 # Recipe heads and operand kinds.
-(R_PIPE, R_END, R_ELSE, R_IF, R_WITH, R_RANGE, R_TEMPLATE, R_DEFINE) = range(8)
+(R_PIPE, R_END, R_ELSE, R_IF, R_WITH, R_RANGE, R_TEMPLATE, R_DEFINE, R_ELSE_IF, R_ELSE_WITH) = range(10)
 _HEADS = {"if": R_IF, "with": R_WITH, "range": R_RANGE}
+_ELSE_HEADS = {"if": R_ELSE_IF, "with": R_ELSE_WITH}  # {{else if}}, {{else with}}; {{else range}} is an error
 (O_FIELD, O_DOT, O_VAR, O_WORD, O_STRING, O_NUMBER, O_PIPE, O_BOOL, O_NIL, O_BAR, O_CLOSE) = range(11)
 _LITERAL_KINDS = (O_DOT, O_STRING, O_NUMBER, O_BOOL, O_NIL)
 _PUNCT_OPERANDS = {"|": O_BAR, "(": O_PIPE, ")": O_CLOSE}
@@ -223,7 +224,7 @@ def _recipe(m, base):
     pipeline, two variables outside range, a literal after a "|", a keyword as operand).
 
     ``right``: the ``}}``; ``trim``: whether it is ``-}}``; ``name``: a template's or define's name
-    (unquoted) at ``name_pos``; ``pipe``: None or ``(pos, declared, is_assign, commands, refs)``, ``declared``
+    (unquoted) at ``name_pos`` (an ``{{else if}}``'s or ``{{else with}}``'s: the keyword's position); ``pipe``: None or ``(pos, declared, is_assign, commands, refs)``, ``declared``
     ``((pos, "$x"), ...)``, ``refs`` ``(frozenset of function names, tuple of variable names in text order)``
     of every command, parenthesized ones included (None in a parenthesized pipeline's own tuple), and a
     command ``(pos, operands)``, an operand ``(kind, pos, value, extra)``:
@@ -242,6 +243,11 @@ def _recipe(m, base):
         return (R_DEFINE, right, trim, _unquote_simple(define), None, None)
     head = R_PIPE if ctl is None else _HEADS[ctl]
     name_pos = None
+    if ctl is not None and "else" in text[m.start():m.start(3)]:
+        head = _ELSE_HEADS.get(ctl)
+        if head is None:
+            return None
+        name_pos = m.start(3) - base  # the keyword's: where Go's else ends (its _End)
     if name is not None:
         head = R_TEMPLATE
         name_pos = m.start(4) - base
@@ -376,7 +382,7 @@ _KEYWORD_WORD = r"(?:block|break|continue|define|else|end|if|range|template|with
 SIMPLE = LazyRegex(r"""[ \t\r\n]*(?:
       (?P<kw>end|else)
     | define[ \t\r\n]+(?P<define>"[^"\\\n]*"|`[^`]*`)
-    | (?:(?P<ctl>if|with|range)[ \t\r\n]+
+    | (?:(?:else[ \t\r\n]+)?(?P<ctl>if|with|range)[ \t\r\n]+
        | template[ \t\r\n]+(?P<name>"[^"\\\n]*"|`[^`]*`)(?:[ \t\r\n]+|(?=\}\}))
        | (?!""" + _KEYWORD_WORD + r"""))
       (?:(?P<v1>""" + _VAR + r""")(?:[ \t\r\n]*,[ \t\r\n]*(?P<v2>""" + _VAR + r"""))?

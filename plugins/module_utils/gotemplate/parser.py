@@ -109,11 +109,13 @@ class _Fallback(Exception):
 
 
 class _End(object):
-    """``{{end}}`` or ``{{else}}`` as item_list meets it: ends the list, and its owner checks the kind."""
+    """``{{end}}`` or ``{{else}}`` as item_list meets it: ends the list, and its owner checks the kind.
+    ``chain``: the ACTION token of an ``{{else if ...}}`` (``{{else with ...}}``) whose if (with) follows."""
 
-    def __init__(self, pos, kind):
+    def __init__(self, pos, kind, chain=None):
         self.pos = pos
         self.kind = kind
+        self.chain = chain
 
     def __str__(self):
         return "{{end}}" if self.kind == _END else "{{else}}"
@@ -149,6 +151,7 @@ class Parser(object):
         self.trees = {}
         self.scope = None
         self.idents = set()
+        self.chains = None  # the control whose first list is being parsed, when an else if/with may end it
 
     # ------------------------------------------------------------ tokens
     # Space runs are not tokens (see lexer), so Go's nextNonSpace/peekNonSpace are these.
@@ -250,10 +253,10 @@ class Parser(object):
         outer = self.scope
         tree = Tree(name, self.name, self.text)
         self.scope = _Scope(tree)
-        depth = self.range_depth
-        self.range_depth = 0
+        depth, chains = self.range_depth, self.chains
+        self.range_depth, self.chains = 0, None
         tree.root, end = self.item_list()
-        self.range_depth = depth
+        self.range_depth, self.chains = depth, chains
         if end.kind != _END:
             self.errorf("unexpected %s in %s" % (end, context))
         self.scope = outer
@@ -345,7 +348,9 @@ class Parser(object):
         if head == L.R_TEMPLATE:
             pipe = None if recipe[5] is None else self.simple_pipeline(recipe[5], base, "template clause")
             return TemplateNode(base + recipe[4], recipe[3], pipe)
-        raise _Fallback()
+        if (head == L.R_ELSE_IF and self.chains == "if") or (head == L.R_ELSE_WITH and self.chains == "with"):
+            return _End(base + recipe[4], _ELSE, tok)  # parse_control parses the if (with) from ``tok``
+        raise _Fallback()  # the tokens make Go's error where no if (with) list ends at it
 
     def action(self):
         """Action: ``control | command ("|" command)*``; the left delimiter is past.
@@ -413,13 +418,19 @@ class Parser(object):
         if context == "range":
             self.range_depth += 1
         after_pipe = len(scope.bound)
+        chains = self.chains
+        self.chains = context
         lst, nxt = self.item_list()
+        self.chains = None
         if context == "range":
             self.range_depth -= 1
         else_list = None
         if nxt.kind == _ELSE:
             del scope.bound[after_pipe:]
-            if context == "if" and self.peek().kind == K_IF:
+            if nxt.chain is not None:
+                else_list = ListNode(nxt.pos)
+                else_list.nodes.append(self.chained(context, nxt.chain))
+            elif context == "if" and self.peek().kind == K_IF:
                 self.next()
                 else_list = ListNode(nxt.pos)
                 else_list.nodes.append(IfNode(*self.parse_control("if")))
@@ -431,9 +442,24 @@ class Parser(object):
                 else_list, nxt = self.item_list()
                 if nxt.kind != _END:
                     self.errorf("expected end; found %s" % nxt)
+        self.chains = chains
         del scope.names[mark_names:]
         del scope.bound[mark_bound:]
         return pipe.pos, pipe, lst, else_list
+
+    def chained(self, context, tok):
+        """The IfNode (WithNode) of the ``{{else if ...}}`` (``{{else with ...}}``) ACTION token ``tok``, just
+        past; from its ordinary tokens where its recipe would not parse, as when the else ended the list."""
+        node = IfNode if context == "if" else WithNode
+        k = self.i - 1
+        try:
+            return node(*self.parse_control(context, tok))
+        except _Fallback:
+            self.toks[k:k + 1] = L.action_tokens(self.text, tok.pos, self.words)
+            self.i = k + 3  # past "{{", "else" and the keyword, as else_control and parse_control leave them
+            if self.hi < k + 2:
+                self.hi = k + 2
+            return node(*self.parse_control(context))
 
     def parse_template_name(self, tok, context):
         """stringValue: a quoted or raw string naming a template."""
