@@ -224,7 +224,8 @@ def _recipe(m, base):
     pipeline, two variables outside range, a literal after a "|", a keyword as operand).
 
     ``right``: the ``}}``; ``trim``: whether it is ``-}}``; ``name``: a template's or define's name
-    (unquoted) at ``name_pos`` (an ``{{else if}}``'s or ``{{else with}}``'s: the keyword's position); ``pipe``: None or ``(pos, declared, is_assign, commands, refs)``, ``declared``
+    (unquoted) at ``name_pos`` (an ``{{else if}}``'s or ``{{else with}}``'s: the keyword's position);
+    ``pipe``: None or ``(pos, declared, is_assign, commands, refs)``, ``declared``
     ``((pos, "$x"), ...)``, ``refs`` ``(frozenset of function names, tuple of variable names in text order)``
     of every command, parenthesized ones included (None in a parenthesized pipeline's own tuple), and a
     command ``(pos, operands)``, an operand ``(kind, pos, value, extra)``:
