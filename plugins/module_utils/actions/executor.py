@@ -58,6 +58,15 @@ def _batches(changes):
         yield batch
 
 
+def in_parallel(function, items, workers=8):
+    """``[function(item) for item in items]``, on up to ``workers`` threads when there is more than one item."""
+    if len(items) <= 1:
+        return [function(item) for item in items]
+    from concurrent.futures import ThreadPoolExecutor  # lazy: it imports logging, and a no-op writes nothing
+    with ThreadPoolExecutor(max_workers=min(workers, len(items))) as pool:
+        return list(pool.map(function, items))
+
+
 def _carry_out(client, batch, force_conflicts, workers):
     def one(change):
         try:
@@ -67,13 +76,7 @@ def _carry_out(client, batch, force_conflicts, workers):
         if result is not None:
             change.after = result
         return change, None
-    if len(batch) == 1:
-        results = [one(batch[0])]
-    else:
-        from concurrent.futures import ThreadPoolExecutor  # lazy: it imports logging, and a no-op writes nothing
-        with ThreadPoolExecutor(max_workers=min(workers, len(batch))) as pool:
-            results = list(pool.map(one, batch))
-    return [(change, exc) for change, exc in results if exc is not None]
+    return [(change, exc) for change, exc in in_parallel(one, batch, workers) if exc is not None]
 
 
 def _failure(change, exc):
@@ -164,12 +167,7 @@ def install_crds(client, crd_changes, timeout=60, progress=quiet, workers=8):
             if not exc.already_exists:
                 return ExecuteError("failed to install CRD %s: %s" % (change.resource.name, exc.message)), exc
         return None
-    if len(crd_changes) > 1:
-        from concurrent.futures import ThreadPoolExecutor  # lazy, as in _carry_out
-        with ThreadPoolExecutor(max_workers=min(workers, len(crd_changes))) as pool:
-            failures = [f for f in pool.map(one, crd_changes) if f is not None]
-    else:
-        failures = [f for f in map(one, crd_changes) if f is not None]
+    failures = [f for f in in_parallel(one, crd_changes, workers) if f is not None]
     if failures:
         raise failures[0][0] from failures[0][1]
     deadline = time.monotonic() + timeout

@@ -13,7 +13,7 @@ from ..release.model import (DEPLOYED, FAILED, PENDING_INSTALL, PENDING_UPGRADE,
 from ..release.codec import prepare as prepare_record
 from ..release.storage import SYSTEM_LABELS, Storage, StorageError
 from .base import Moved, OperationError, Options, apply_method, custom_labels, refuse_option_pairs
-from .executor import ExecuteError, apply_changes, install_crds, wait_for
+from .executor import ExecuteError, apply_changes, in_parallel, install_crds, wait_for
 from .hooks import HookError, HookRunner, hooks_for
 from .progress import plan_summary
 from .rollback import rollback_locked
@@ -212,11 +212,7 @@ def _plan_crds(engine, inp, install, opts, method):
 
 def _dry_run_crds(engine, changes):
     """The server's answers to the CRD writes of ``changes``, asked all at once (as they are then written)."""
-    if len(changes) <= 1:
-        return [_dry_run_crd(engine, change) for change in changes]
-    from concurrent.futures import ThreadPoolExecutor  # lazy: it imports logging
-    with ThreadPoolExecutor(max_workers=min(8, len(changes))) as pool:
-        return list(pool.map(lambda change: _dry_run_crd(engine, change), changes))
+    return in_parallel(lambda change: _dry_run_crd(engine, change), changes)
 
 
 def _dry_run_crd(engine, change):

@@ -118,14 +118,17 @@ def _kept(memo, text, value):
         memo[text] = value
 
 
+def _piece(first, key, value):
+    """The JSON of one top-level field of a record, with the brace or comma before it."""
+    parts = ["{" if first else ",", _string(str(key)), ":"]
+    _encode(value, parts)
+    return "".join(parts)
+
+
 def encode_release(release):
     """Release dict → the base64 text Helm keeps in Secret/ConfigMap data under ``release``: go_json's text,
     gzip at Helm's level 9 (one member; each top-level field its own blocks, see _deflated), base64."""
-    pieces = []
-    for index, (key, value) in enumerate(release.items()):
-        parts = ["{" if index == 0 else ",", _string(str(key)), ":"]
-        _encode(value, parts)
-        pieces.append("".join(parts))
+    pieces = [_piece(index == 0, key, value) for index, (key, value) in enumerate(release.items())]
     pieces.append("}" if pieces else "{}")
     out, crc, size = [_GZIP_HEADER], 0, 0
     for piece in pieces:
@@ -144,9 +147,7 @@ def prepare(fields):
     def run():
         try:
             for key, value in fields.items():
-                parts = [",", _string(key), ":"]
-                _encode(value, parts)
-                piece = "".join(parts)
+                piece = _piece(False, key, value)
                 if len(piece) >= _MEMO_AT:
                     _deflated(piece, piece.encode("utf-8"))
         except Exception:  # pylint: disable=broad-except  # encode_release meets and reports it itself
