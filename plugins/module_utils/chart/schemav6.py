@@ -103,17 +103,16 @@ class _Compiler(object):
 
 
 class _Schema(object):
-    __slots__ = ("boolean", "types", "const", "has_const", "enum", "format", "ref", "min_props", "max_props",
-                 "required", "dependencies", "properties", "pattern_props", "additional", "property_names",
-                 "dependent_schemas", "dependent_required", "min_items", "max_items", "unique", "items",
-                 "tuple_items", "prefix_items", "additional_items", "contains", "min_contains", "max_contains",
-                 "min_length", "max_length", "pattern", "pattern_text", "minimum", "maximum", "ex_minimum",
-                 "ex_maximum", "multiple_of", "not_", "all_of", "any_of", "one_of", "if_", "then", "else_",
-                 "draft", "raw")
+    """One compiled (sub)schema. A keyword the schema lacks reads as the class's None: setting every one of
+    them on each of a schema's subschemas (loki's has thousands) was half of compiling it."""
+    boolean = types = const = has_const = enum = format = ref = min_props = max_props = None
+    required = dependencies = properties = pattern_props = additional = property_names = None
+    dependent_schemas = dependent_required = min_items = max_items = unique = items = None
+    tuple_items = prefix_items = additional_items = contains = min_contains = max_contains = None
+    min_length = max_length = pattern = pattern_text = minimum = maximum = ex_minimum = None
+    ex_maximum = multiple_of = not_ = all_of = any_of = one_of = if_ = then = else_ = draft = raw = None
 
     def fill(self, c, schema):
-        for name in self.__slots__:
-            setattr(self, name, None)
         self.draft = c.draft
         self.raw = schema
         if isinstance(schema, bool):
