@@ -8,6 +8,7 @@ the ``jsonschema`` package.
 """
 
 import re
+from types import MappingProxyType
 from urllib.parse import unquote
 
 from ..govalue.re2 import RegexpError, translate
@@ -102,15 +103,29 @@ class _Compiler(object):
         return self.compile(target)
 
 
+_OBJECT_KEYWORDS = frozenset(("minProperties", "maxProperties", "required", "dependencies", "properties",
+                              "patternProperties", "additionalProperties", "propertyNames", "dependentSchemas",
+                              "dependentRequired"))
+_ARRAY_KEYWORDS = frozenset(("minItems", "maxItems", "uniqueItems", "items", "additionalItems", "prefixItems",
+                             "contains", "minContains", "maxContains"))
+_STRING_KEYWORDS = frozenset(("minLength", "maxLength", "pattern"))
+_NUMBER_KEYWORDS = frozenset(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"))
+_LOGIC_KEYWORDS = frozenset(("not", "allOf", "anyOf", "oneOf", "if"))
+
+
 class _Schema(object):
-    """One compiled (sub)schema. A keyword the schema lacks reads as the class's None: setting every one of
-    them on each of a schema's subschemas (loki's has thousands) was half of compiling it."""
+    """One compiled (sub)schema. A keyword the schema lacks reads as the class's value (None, or an empty
+    properties map and prefixItems list), and a group of keywords the schema has none of is not looked at:
+    most subschemas are a type and a description, and setting all 47 keywords of each one (loki's schema has
+    thousands) was most of compiling it."""
     boolean = types = const = has_const = enum = format = ref = min_props = max_props = None
-    required = dependencies = properties = pattern_props = additional = property_names = None
+    required = dependencies = additional = property_names = None
     dependent_schemas = dependent_required = min_items = max_items = unique = items = None
-    tuple_items = prefix_items = additional_items = contains = min_contains = max_contains = None
+    tuple_items = additional_items = contains = min_contains = max_contains = None
     min_length = max_length = pattern = pattern_text = minimum = maximum = ex_minimum = None
     ex_maximum = multiple_of = not_ = all_of = any_of = one_of = if_ = then = else_ = draft = raw = None
+    properties = MappingProxyType({})
+    pattern_props = prefix_items = ()
 
     def fill(self, c, schema):
         self.draft = c.draft
@@ -120,9 +135,9 @@ class _Schema(object):
             return
         if not isinstance(schema, dict):
             raise Unsupported("schema is %s" % type(schema).__name__)
-        for name in _UNSUPPORTED:
-            if name in schema:
-                raise Unsupported(name)
+        keys = schema.keys()
+        if not keys.isdisjoint(_UNSUPPORTED):
+            raise Unsupported(next(name for name in _UNSUPPORTED if name in schema))
         if "$id" in schema and schema is not c.root or "id" in schema and c.draft == 4 and schema is not c.root:
             raise Unsupported("$id")
         kind = schema.get("type")
@@ -137,6 +152,20 @@ class _Schema(object):
             self.format = schema["format"]
         if "$ref" in schema:
             self.ref = c.resolve(schema["$ref"])
+        if not keys.isdisjoint(_OBJECT_KEYWORDS):
+            self._object(c, schema)
+        if not keys.isdisjoint(_ARRAY_KEYWORDS):
+            self._array(c, schema)
+        if not keys.isdisjoint(_STRING_KEYWORDS):
+            self.min_length, self.max_length = schema.get("minLength"), schema.get("maxLength")
+            if "pattern" in schema:
+                self.pattern, self.pattern_text = _regex(schema["pattern"]), schema["pattern"]
+        if not keys.isdisjoint(_NUMBER_KEYWORDS):
+            self._number(c, schema)
+        if not keys.isdisjoint(_LOGIC_KEYWORDS):
+            self._logic(c, schema)
+
+    def _object(self, c, schema):
         self.min_props, self.max_props = schema.get("minProperties"), schema.get("maxProperties")
         self.required = schema.get("required") or None
         deps = schema.get("dependencies")
@@ -151,6 +180,8 @@ class _Schema(object):
         if c.draft >= 2019:
             self.dependent_schemas = [(k, c.compile(v)) for k, v in (schema.get("dependentSchemas") or {}).items()]
             self.dependent_required = list((schema.get("dependentRequired") or {}).items())
+
+    def _array(self, c, schema):
         self.min_items, self.max_items = schema.get("minItems"), schema.get("maxItems")
         self.unique = schema.get("uniqueItems") is True
         items = schema.get("items")
@@ -170,9 +201,8 @@ class _Schema(object):
             self.contains = c.compile(schema["contains"])
             if c.draft >= 2019:
                 self.min_contains, self.max_contains = schema.get("minContains"), schema.get("maxContains")
-        self.min_length, self.max_length = schema.get("minLength"), schema.get("maxLength")
-        if "pattern" in schema:
-            self.pattern, self.pattern_text = _regex(schema["pattern"]), schema["pattern"]
+
+    def _number(self, c, schema):
         self.minimum, self.maximum = schema.get("minimum"), schema.get("maximum")
         ex_min, ex_max = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
         if c.draft == 4:
@@ -183,6 +213,8 @@ class _Schema(object):
         else:
             self.ex_minimum, self.ex_maximum = ex_min, ex_max
         self.multiple_of = schema.get("multipleOf")
+
+    def _logic(self, c, schema):
         if "not" in schema:
             self.not_ = c.compile(schema["not"])
         self.all_of = [c.compile(v) for v in schema.get("allOf") or []]
