@@ -372,12 +372,15 @@ _UNTERMINATED = {'"': "unterminated quoted string", "`": "unterminated raw quote
 # after "(" and before ")" runs): a pipeline of any depth is one short regex, whose parentheses
 # _recipe pairs (one deep, nested, the regex took four times the steps and left the 4% of actions
 # nesting deeper, half of them "and (or ...)" conditions, to the token rules at every occurrence). Quoted strings are written unrolled (runs of plain
-# characters between escapes): the same strings, matched in fewer steps (SIMPLE 15% faster).
-_OP = r"""(?:(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*|"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"|`[^`]*`|0|[1-9][0-9]{0,17})"""
+# characters between escapes): the same strings, matched in fewer steps (SIMPLE 15% faster). An operand
+# is atomic and runs of spaces possessive: going back into either never matches where the whole failed
+# (what follows an operand or a run of spaces is never more of it), so SIMPLE stops trying (a fifth faster,
+# the same matches and groups for the corpus's 42k distinct actions and 30k variants of them).
+_OP = r"""(?>(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*|"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"|`[^`]*`|0|[1-9][0-9]{0,17})"""
 
 
-_TERM = r"(?:\([ \t\r\n]*)*" + _OP + r"(?:[ \t\r\n]*\))*"
-_PIPELINE = _TERM + r"(?:(?:[ \t\r\n]+|[ \t\r\n]*\|[ \t\r\n]*)" + _TERM + ")*"
+_TERM = r"(?:\([ \t\r\n]*+)*+" + _OP + r"(?:[ \t\r\n]*+\))*"
+_PIPELINE = _TERM + r"(?:(?:[ \t\r\n]*+\|[ \t\r\n]*+|[ \t\r\n]++)" + _TERM + ")*"
 _VAR = r"\$\w*"
 _KEYWORD_WORD = r"(?:block|break|continue|define|else|end|if|range|template|with)(?!\w)"
 SIMPLE = LazyRegex(r"""[ \t\r\n]*(?:
