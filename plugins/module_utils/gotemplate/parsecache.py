@@ -21,7 +21,7 @@ itself is not stored: the caller has it, and it is part of the key. See diskcach
 """
 import marshal
 
-from ..diskcache import Store, digest, enabled
+from ..diskcache import MARSHAL_KEY, Store, digest, dumps, enabled
 from . import nodes as N
 from .parser import RecipePipe
 
@@ -34,15 +34,7 @@ ENGINE_MODULES = {
                    "template"),
     "govalue": ("__init__", "cast", "fmt", "gopath", "re2", "reflect", "signature", "strconv", "unquote", "values"),
 }
-# marshal's format 2, which writes no back-references: tracking them (format 3 on) made marshalling a chart's
-# trees half as slow again (bitnami-postgresql 3.1 against 1.9 ms, a twentieth of its cold render) and saved
-# nothing on reading them.
-FORMAT = 2
 _state = {}
-
-
-def _dumps(value):
-    return marshal.dumps(value, FORMAT)
 
 
 def engine_digest():
@@ -62,7 +54,7 @@ def _store():
 
 
 def key(name, text, flags):
-    return digest("templates", engine_digest(), str(marshal.version), str(FORMAT), name, text, repr(flags))
+    return digest("templates", engine_digest(), *MARSHAL_KEY, name, text, repr(flags))
 
 
 def load(name, text, flags, funcs):
@@ -83,11 +75,11 @@ def save(name, text, flags, trees, idents):
     """Keep ``trees`` (not yet compiled) for the next process that parses the same text."""
     store = _store()
     if store is not None:
-        store.put(key(name, text, flags), _dumps(_encoded(trees, idents)))
+        store.put(key(name, text, flags), dumps(_encoded(trees, idents)))
 
 
 def bundle_key(items, flags):
-    parts = ["bundle", engine_digest(), str(marshal.version), str(FORMAT), repr(flags)]
+    parts = ["bundle", engine_digest(), *MARSHAL_KEY, repr(flags)]
     for name, text in items:
         parts += [name, text]
     return digest(*parts)
@@ -125,7 +117,7 @@ def save_bundle(key, parsed):
     peak memory)."""
     store = _store()
     if store is not None:
-        store.put(key, _dumps([_dumps(_encoded(trees, idents)) for trees, idents in parsed]))
+        store.put(key, dumps([dumps(_encoded(trees, idents)) for trees, idents in parsed]))
 
 
 class TplPack(object):
@@ -166,13 +158,13 @@ class TplPack(object):
         store = _store()
         if not self.added or store is None:
             return
-        added = [(name, text, flags, _dumps(_encoded(trees, idents)))
+        added = [(name, text, flags, dumps(_encoded(trees, idents)))
                  for name, text, flags, trees, idents in self.added]
         fresh = {(name, text, flags) for name, text, flags, _payload in added}
         kept = [entry for entry in self.kept if tuple(entry[:3]) not in fresh]
         if sum(len(entry[1]) for entry in kept + added) > PACK_MAX_CHARS:
             kept = []
-        store.put(self.key, _dumps(kept + added))
+        store.put(self.key, dumps(kept + added))
         self.kept, self.added = kept + added, []
 
 
