@@ -27,29 +27,35 @@ def test_encoded_release_is_base64_of_gzip_of_json_and_decodes_back():
     assert decode_release(text)["config"] == {"b": {"x": "<&>", "y": 2}}
 
 
-def test_records_of_one_operation_compress_their_long_fields_once(monkeypatch):
+@pytest.fixture
+def deflated(monkeypatch):
+    """The lengths of the data the codec deflates from now on, one entry per compress call."""
+    from ansible_collections.helmless.core.plugins.module_utils.release import codec
+    lengths = []
+    real = codec.zlib.compressobj
+
+    class Counting:
+        def __init__(self, *args):
+            self.compressor = real(*args)
+
+        def compress(self, data):
+            lengths.append(len(data))
+            return self.compressor.compress(data)
+
+        def flush(self, mode):
+            return self.compressor.flush(mode)
+    monkeypatch.setattr(codec.zlib, "compressobj", Counting)
+    return lengths
+
+
+def test_records_of_one_operation_compress_their_long_fields_once(request):
     """The pending and the deployed record of a large release share chart and manifest: each is one gzip
     member that decodes to the record's JSON, and the long fields are deflated for the first record only."""
-    from ansible_collections.helmless.core.plugins.module_utils.release import codec
     rel = _release()
     rel["manifest"] = "".join("---\n# Source: x/cm%d.yaml\nkind: ConfigMap\ndata: {a: '<%d>'}\n" % (i, i)
                               for i in range(4000))
     pending = encode_release(dict(rel, info=dict(rel["info"], status="pending-install")))
-    deflated = []
-    real = codec.zlib.compressobj
-
-    def counted(*args):
-        compressor = real(*args)
-
-        class Counting:
-            def compress(self, data):
-                deflated.append(len(data))
-                return compressor.compress(data)
-
-            def flush(self, mode):
-                return compressor.flush(mode)
-        return Counting()
-    monkeypatch.setattr(codec.zlib, "compressobj", counted)
+    deflated = request.getfixturevalue("deflated")  # counting from the second record on
     deployed = encode_release(rel)
     assert deflated and max(deflated) < 1000  # the name, the status, the version: not the manifest
     for text, status in ((pending, "pending-install"), (deployed, "deployed")):
@@ -58,26 +64,13 @@ def test_records_of_one_operation_compress_their_long_fields_once(monkeypatch):
         assert decode_release(text)["manifest"] == rel["manifest"]
 
 
-def test_fields_prepared_in_the_background_are_not_compressed_again(monkeypatch):
+def test_fields_prepared_in_the_background_are_not_compressed_again(request):
     from ansible_collections.helmless.core.plugins.module_utils.release import codec
     rel = _release()
     rel["manifest"] = "".join("---\n# Source: x/s%d.yaml\nkind: Secret\nstringData: {a: '&%d'}\n" % (i, i)
                               for i in range(4000))
     codec.prepare({"chart": rel["chart"], "manifest": rel["manifest"]}).join()
-    deflated = []
-    real = codec.zlib.compressobj
-
-    class Counting:
-        def __init__(self, *args):
-            self.compressor = real(*args)
-
-        def compress(self, data):
-            deflated.append(len(data))
-            return self.compressor.compress(data)
-
-        def flush(self, mode):
-            return self.compressor.flush(mode)
-    monkeypatch.setattr(codec.zlib, "compressobj", Counting)
+    deflated = request.getfixturevalue("deflated")
     text = encode_release(rel)
     assert deflated and max(deflated) < 1000
     assert gzip.decompress(base64.b64decode(text)) == go_json(rel).encode()
