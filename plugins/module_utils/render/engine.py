@@ -11,6 +11,7 @@ import gc
 import posixpath
 import re
 import sys
+import _thread
 import threading
 
 from ..chart.values import Values
@@ -204,22 +205,30 @@ def _deep(fn, *args):
             with _deep_lock:
                 _restore_limit()
     outcome = {}
+    done = _thread.allocate_lock()
+    done.acquire()
 
     def target():
         try:
             outcome["value"] = fn(*args)
         except BaseException as exc:  # re-raised in the caller's thread
             outcome["error"] = exc
-    thread = threading.Thread(target=target, name="helmless-render")
+        finally:
+            done.release()
+    # A bare thread and a lock, not threading.Thread, whose start waits for the new thread to report in:
+    # a quarter of a millisecond of every render on CPython 3.11, of a small chart's ten.
     with _deep_lock:  # the stack size applies to threads started while it is set
         _raise_limit()
         old_stack = threading.stack_size(_STACK_BYTES)
         try:
-            thread.start()
+            _thread.start_new_thread(target, ())
+        except BaseException:
+            _restore_limit()
+            raise
         finally:
             threading.stack_size(old_stack)
     try:
-        thread.join()
+        done.acquire()
     finally:
         with _deep_lock:
             _restore_limit()
