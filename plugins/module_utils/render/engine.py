@@ -196,60 +196,49 @@ def _main_stack_suffices():
 def _deep(fn, *args):
     """Run ``fn(*args)`` with a high recursion limit, on a big-stack thread unless this thread reaches as
     deep (_SAME_DEPTH_ON_MAIN), then restore the limit."""
-    if _SAME_DEPTH_ON_MAIN and threading.current_thread() is threading.main_thread() and _main_stack_suffices():
-        with _deep_lock:
-            _raise_limit()
-        try:
+    with _high_limit():
+        if _SAME_DEPTH_ON_MAIN and threading.current_thread() is threading.main_thread() and _main_stack_suffices():
             return fn(*args)
-        finally:
-            with _deep_lock:
-                _restore_limit()
-    outcome = {}
-    done = _thread.allocate_lock()
-    done.acquire()
-
-    def target():
-        try:
-            outcome["value"] = fn(*args)
-        except BaseException as exc:  # re-raised in the caller's thread
-            outcome["error"] = exc
-        finally:
-            done.release()
-    # A bare thread and a lock, not threading.Thread, whose start waits for the new thread to report in:
-    # a quarter of a millisecond of every render on CPython 3.11, of a small chart's ten.
-    with _deep_lock:  # the stack size applies to threads started while it is set
-        _raise_limit()
-        old_stack = threading.stack_size(_STACK_BYTES)
-        try:
-            _thread.start_new_thread(target, ())
-        except BaseException:
-            _restore_limit()
-            raise
-        finally:
-            threading.stack_size(old_stack)
-    try:
+        outcome = {}
+        done = _thread.allocate_lock()
         done.acquire()
-    finally:
-        with _deep_lock:
-            _restore_limit()
+
+        def target():
+            try:
+                outcome["value"] = fn(*args)
+            except BaseException as exc:  # re-raised in the caller's thread
+                outcome["error"] = exc
+            finally:
+                done.release()
+        # A bare thread and a lock, not threading.Thread, whose start waits for the new thread to report in:
+        # a quarter of a millisecond of every render on CPython 3.11, of a small chart's ten.
+        with _deep_lock:  # the stack size applies to threads started while it is set
+            old_stack = threading.stack_size(_STACK_BYTES)
+            try:
+                _thread.start_new_thread(target, ())
+            finally:
+                threading.stack_size(old_stack)
+        done.acquire()
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
 
 
-def _raise_limit():
-    """The high recursion limit, for the first of the renders running at once (under _deep_lock)."""
-    if _deep_state["active"] == 0:
-        _deep_state["saved"] = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(_RECURSION_LIMIT, _deep_state["saved"]))
-    _deep_state["active"] += 1
-
-
-def _restore_limit():
-    """The limit as it was, when the last render running at once ends (under _deep_lock)."""
-    _deep_state["active"] -= 1
-    if _deep_state["active"] == 0:
-        sys.setrecursionlimit(_deep_state["saved"])
+@contextlib.contextmanager
+def _high_limit():
+    """The high recursion limit while any render runs (the first to start raises it, the last to end restores it)."""
+    with _deep_lock:
+        if _deep_state["active"] == 0:
+            _deep_state["saved"] = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_RECURSION_LIMIT, _deep_state["saved"]))
+        _deep_state["active"] += 1
+    try:
+        yield
+    finally:
+        with _deep_lock:
+            _deep_state["active"] -= 1
+            if _deep_state["active"] == 0:
+                sys.setrecursionlimit(_deep_state["saved"])
 
 
 _gc_state = {"paused": 0, "enabled": False}
